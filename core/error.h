@@ -1,0 +1,17 @@
+/* Per-thread error messages (internal). */
+#ifndef TSR_CORE_ERROR_H
+#define TSR_CORE_ERROR_H
+
+#include "tessera/tessera.h"
+
+#include <stdarg.h>
+
+/* Sets the calling thread's message and returns `status`, so a failing path
+ * reads `return tsr__set_error(TSR_ERR_SHAPE, "add: ...")`. */
+int tsr__set_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int tsr__set_error_v(int status, const char *fmt, va_list args);
+/* Puts "prefix: " in front of the current message (used to name the op and
+ * backend around a plugin's own message). */
+void tsr__prefix_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,50 @@
+/* Tensor and storage internals. */
+#ifndef TSR_CORE_TENSOR_H
+#define TSR_CORE_TENSOR_H
+
+#include "tessera/tessera.h"
+
+#include <stdatomic.h>
+
+/* A block of backend memory shared by every view of it. */
+typedef struct tsr__storage {
+    atomic_long refcount;
+    tsr_backend *backend;
+    void *handle; /* the backend's memory handle */
+    size_t nbytes;
+    atomic_uint_least64_t version; /* bumped by every in-place write */
+} tsr__storage;
+
+struct tsr_tensor {
+    atomic_long refcount;
+    tsr__storage *storage;
+    tsr_dtype dtype;
+    int ndim;
+    int64_t offset; /* elements from the start of storage */
+    int64_t shape[TSR_MAX_DIMS];
+    int64_t strides[TSR_MAX_DIMS];
+};
+
+/* Allocates storage of `nbytes` on `backend`. */
+tsr_status tsr__storage_create(tsr_backend *backend, size_t nbytes, tsr__storage **out);
+void tsr__storage_retain(tsr__storage *s);
+void tsr__storage_release(tsr__storage *s);
+
+/* A new tensor viewing `storage` (retained) with the given geometry. */
+tsr_status tsr__tensor_wrap(tsr__storage *storage, tsr_dtype dtype, int ndim,
+                            const int64_t *shape, const int64_t *strides, int64_t offset,
+                            tsr_tensor **out);
+/* A contiguous uninitialised tensor. `op` names the caller in errors. */
+tsr_status tsr__tensor_empty(const char *op, tsr_backend *backend, tsr_dtype dtype, int ndim,
+                             const int64_t *shape, tsr_tensor **out);
+/* A view of t sharing its storage with new geometry. */
+tsr_status tsr__tensor_restride(const tsr_tensor *t, int ndim, const int64_t *shape,
+                                const int64_t *strides, int64_t offset, tsr_tensor **out);
+
+/* Whether distinct indices of t can reach the same element. */
+bool tsr__has_internal_overlap(const tsr_tensor *t);
+/* Whether a and b cover exactly the same elements in the same order. */
+bool tsr__same_layout(const tsr_tensor *a, const tsr_tensor *b);
+void tsr__bump_version(tsr_tensor *t);
+
+#endif

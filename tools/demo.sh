@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sets up, builds, and runs the demo: tessera-info, then the example program.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/install-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build
+build/bin/tessera-info
+echo
+build/bin/hello

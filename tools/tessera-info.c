@@ -1,0 +1,147 @@
+/* tessera-info: which plugins were found, which loaded, and what they cover. */
+#include <tessera/tessera.h>
+
+#include <stdio.h>
+#include <string.h>
+
+/* Input dtypes of `op` that have a kernel for some output dtype. */
+static int covered_dtypes(const tsr_backend *b, tsr_op op, bool *covered)
+{
+    int n = 0;
+    for (int in = 0; in < TSR_DTYPE_COUNT; in++) {
+        covered[in] = false;
+        for (int out = 0; out < TSR_DTYPE_COUNT && !covered[in]; out++)
+            covered[in] = tsr_backend_has_kernel(b, op, (tsr_dtype)in, (tsr_dtype)out);
+        n += covered[in];
+    }
+    return n;
+}
+
+static int count_ops(const tsr_backend *b)
+{
+    int n = 0;
+    bool covered[TSR_DTYPE_COUNT];
+    for (int op = 0; op < TSR_OP_COUNT; op++)
+        n += covered_dtypes(b, (tsr_op)op, covered) > 0;
+    return n;
+}
+
+static void print_coverage_text(const tsr_backend *b)
+{
+    bool covered[TSR_DTYPE_COUNT];
+    printf("    coverage: %d of %d ops\n", count_ops(b), TSR_OP_COUNT);
+    for (int op = 0; op < TSR_OP_COUNT; op++) {
+        if (!covered_dtypes(b, (tsr_op)op, covered))
+            continue;
+        printf("      %-14s", tsr_op_name((tsr_op)op));
+        for (int d = 0; d < TSR_DTYPE_COUNT; d++) {
+            if (covered[d])
+                printf(" %s", tsr_dtype_name((tsr_dtype)d));
+        }
+        printf("\n");
+    }
+}
+
+static void print_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", *s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_coverage_json(const tsr_backend *b)
+{
+    bool covered[TSR_DTYPE_COUNT];
+    printf(", \"coverage\": {");
+    bool first_op = true;
+    for (int op = 0; op < TSR_OP_COUNT; op++) {
+        if (!covered_dtypes(b, (tsr_op)op, covered))
+            continue;
+        printf("%s\"%s\": [", first_op ? "" : ", ", tsr_op_name((tsr_op)op));
+        first_op = false;
+        bool first = true;
+        for (int d = 0; d < TSR_DTYPE_COUNT; d++) {
+            if (covered[d]) {
+                printf("%s\"%s\"", first ? "" : ", ", tsr_dtype_name((tsr_dtype)d));
+                first = false;
+            }
+        }
+        printf("]");
+    }
+    printf("}");
+}
+
+static void print_plugin(const tsr_plugin_info *info, bool json, bool first)
+{
+    if (json) {
+        printf("%s\n    {\"name\": ", first ? "" : ",");
+        print_json_string(info->name);
+        printf(", \"path\": ");
+        print_json_string(info->path);
+        printf(", \"version\": ");
+        print_json_string(info->version);
+        printf(", \"loaded\": %s, \"reason\": ", info->loaded ? "true" : "false");
+        print_json_string(info->reason);
+        printf(", \"device\": ");
+        print_json_string(info->device);
+        printf(", \"score\": %d", info->score);
+        if (info->backend)
+            print_coverage_json(info->backend);
+        printf("}");
+        return;
+    }
+    printf("%s (%s)\n", info->name, info->path);
+    printf("    version: %s\n", *info->version ? info->version : "unknown");
+    printf("    status: %s%s%s\n", info->loaded ? "loaded" : "not loaded", info->loaded ? "" : ": ",
+           info->reason);
+    if (*info->device)
+        printf("    device: %s\n", info->device);
+    if (info->backend)
+        print_coverage_text(info->backend);
+}
+
+int main(int argc, char **argv)
+{
+    bool json = argc > 1 && strcmp(argv[1], "--json") == 0;
+    if (argc > 1 && !json) {
+        fprintf(stderr, "usage: tessera-info [--json]\n");
+        return 2;
+    }
+    size_t count;
+    if (tsr_plugin_count(&count) != TSR_OK) {
+        fprintf(stderr, "tessera-info: %s\n", tsr_last_error());
+        return 1;
+    }
+    /* The default honours TESSERA_BACKEND, so an unknown or unusable name
+     * there shows up as the problem and the exit status. */
+    char problem[1200] = "";
+    tsr_backend *def = NULL;
+    if (tsr_backend_get(NULL, &def) != TSR_OK)
+        snprintf(problem, sizeof problem, "%s", tsr_last_error());
+    if (json)
+        printf("{\"default\": %s%s%s, \"plugins\": [", def ? "\"" : "",
+               def ? tsr_backend_name(def) : "null", def ? "\"" : "");
+    else
+        printf("default backend: %s\n%zu plugin%s found\n\n", def ? tsr_backend_name(def) : "none",
+               count, count == 1 ? "" : "s");
+    for (size_t i = 0; i < count; i++) {
+        tsr_plugin_info info = {.struct_size = sizeof info};
+        if (tsr_plugin_get_info(i, &info) == TSR_OK)
+            print_plugin(&info, json, i == 0);
+    }
+    if (json) {
+        printf("\n  ], \"problem\": ");
+        print_json_string(problem);
+        printf("}\n");
+    }
+    if (*problem)
+        fprintf(stderr, "tessera-info: %s\n", problem);
+    return def ? 0 : 1;
+}
