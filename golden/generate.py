@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""Write the golden conformance cases from PyTorch.
+
+Run with Debian's PyTorch (the only Python with torch here):
+    /usr/bin/python3 golden/generate.py [--out DIR] [--check]
+
+Clears DIR (default golden/cases next to this script) and writes
+DIR/manifest.jsonl plus DIR/<op>/<case>_<slot>.npy in the format of
+shared/specs/golden-format.md.  Every case seeds its own RNG from
+sha256("op/case"), so output is byte-identical across runs and adding a case
+changes no other.  --check re-runs every case from the written files.
+Tolerance defaults the runner is assumed to apply are listed in
+gen/framework.py and README.md.
+"""
+
+import argparse
+import collections
+import os
+import shutil
+import sys
+
+sys.dont_write_bytecode = True  # keep gen/ free of __pycache__
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import torch  # noqa: E402
+
+from gen import (binary, compare, convert, creation, division, inplace,  # noqa: E402
+                 selfcheck, ternary, unary, views)
+from gen.framework import Builder  # noqa: E402
+
+FAMILIES = [
+    binary.add_sub_mul,
+    division.div,
+    division.floor_divide_remainder,
+    division.pow_cases,
+    division.max_min,
+    compare.comparisons,
+    compare.logical,
+    unary.unary,
+    ternary.where,
+    ternary.clamp,
+    convert.conversions,
+    creation.creation,
+    views.movement,
+    views.copy,
+    inplace.inplace,
+]
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.join(here, "cases"))
+    parser.add_argument("--check", action="store_true",
+                        help="re-run every case from the written files and compare")
+    opts = parser.parse_args()
+
+    torch.set_num_threads(1)
+    builder = Builder()
+    for family in FAMILIES:
+        family(builder)
+
+    if os.path.isdir(opts.out):
+        # Only ever delete a directory that looks like a case set.
+        if os.listdir(opts.out) and not os.path.isfile(os.path.join(opts.out, "manifest.jsonl")):
+            sys.exit(f"refusing to clear {opts.out}: no manifest.jsonl in it")
+        shutil.rmtree(opts.out)
+    os.makedirs(opts.out)
+    for path in sorted(builder.files):
+        full = os.path.join(opts.out, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "wb") as f:
+            f.write(builder.files[path])
+    with open(os.path.join(opts.out, "manifest.jsonl"), "w", encoding="utf-8") as f:
+        for line in builder.manifest_lines():
+            f.write(line + "\n")
+
+    counts = collections.Counter(op for op, _ in builder.entries)
+    errors = sum(1 for e in builder.entries.values() if "error" in e)
+    for op in sorted(counts):
+        print(f"{op:14s} {counts[op]:5d}")
+    print(f"total {len(builder.entries)} cases ({errors} error cases), "
+          f"{len(builder.files)} files, "
+          f"{sum(len(v) for v in builder.files.values())} bytes")
+    for note in builder.notes:
+        print("note:", note)
+    if opts.check:
+        problems = selfcheck.check(opts.out, builder.fns)
+        for p in problems:
+            print("check:", p)
+        print(f"self-check: {len(problems)} problems")
+        if problems:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
