@@ -119,9 +119,22 @@ tsr_status tsr_arange(tsr_scalar start, tsr_scalar end, tsr_scalar step, tsr_dty
                     step.kind <= TSR_SCALAR_INT;
     if (dtype == TSR_DTYPE_INFER)
         dtype = integral ? TSR_INT64 : TSR_FLOAT32;
-    if (!tsr__dtype_valid(dtype) || dtype == TSR_BOOL || tsr_dtype_is_complex(dtype))
+    if (!tsr__dtype_valid(dtype) || dtype == TSR_BOOL)
         return tsr__set_error(TSR_ERR_DTYPE, "arange: dtype %s is not supported",
                               tsr_dtype_name(dtype) ? tsr_dtype_name(dtype) : "(invalid)");
+    if (tsr_dtype_is_integral(dtype, false) && !integral) {
+        /* PyTorch first casts the bounds to the integer dtype's accumulator:
+         * arange(0, 3, 0.5, dtype=int64) has step 0 and fails. */
+        tsr_scalar *bounds[3] = {&start, &end, &step};
+        for (int i = 0; i < 3; i++) {
+            double v = tsr__scalar_to_double(*bounds[i]);
+            if (!(v > -9.2e18 && v < 9.2e18))
+                return tsr__set_error(TSR_ERR_VALUE, "arange: %g does not fit the dtype %s", v,
+                                      tsr_dtype_name(dtype));
+            *bounds[i] = tsr_scalar_int((int64_t)v);
+        }
+        integral = true;
+    }
     int64_t n;
     tsr_status st = arange_size(start, end, step, &n);
     if (st == TSR_OK)
@@ -134,7 +147,7 @@ tsr_status tsr_arange(tsr_scalar start, tsr_scalar end, tsr_scalar step, tsr_dty
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "arange: out of host memory");
     for (int64_t i = 0; i < n; i++) {
         if (integer_values)
-            ((int64_t *)values)[i] = start.v.i + step.v.i * i;
+            ((int64_t *)values)[i] = (int64_t)((uint64_t)start.v.i + (uint64_t)step.v.i * (uint64_t)i);
         else
             ((double *)values)[i] = tsr__scalar_to_double(start) + tsr__scalar_to_double(step) * (double)i;
     }

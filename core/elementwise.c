@@ -174,10 +174,16 @@ tsr_status tsr__elementwise_into(tsr_op op, const char *name, tsr_tensor *self,
                                  const tsr_operand *operands, int count, tsr_dtype compute,
                                  const void *attrs)
 {
-    tsr_backend *b = self->storage->backend;
+    const tsr_tensor *tensors[TSR__MAX_OPERANDS + 1] = {self};
+    for (int i = 0; i < count; i++)
+        tensors[i + 1] = operands[i].tensor;
+    tsr_backend *b;
+    tsr_status st = tsr__common_backend(name, tensors, count + 1, &b);
+    if (st != TSR_OK)
+        return st;
     tsr_operand local[TSR__MAX_OPERANDS];
     tsr_tensor *prepared[TSR__MAX_OPERANDS], *result = self;
-    tsr_status st = tsr__require_kernel(name, b, op, compute, compute);
+    st = tsr__require_kernel(name, b, op, compute, compute);
     int unaliased = 0;
     for (; unaliased < count && st == TSR_OK; unaliased++) {
         local[unaliased] = operands[unaliased];

@@ -58,6 +58,27 @@ static void refuse(tsr__plugin_record *r, const char *fmt, const char *detail)
     }
 }
 
+/* The first member of ABI 1.0 that every plugin must provide but `p` leaves
+ * NULL, named so the refusal says which one. */
+static const char *missing_required_function(const tsr_plugin *p)
+{
+    if (!p->init)
+        return "init";
+    if (!p->shutdown)
+        return "shutdown";
+    if (!p->kernels)
+        return "kernels";
+    if (!p->memory_alloc)
+        return "memory_alloc";
+    if (!p->memory_free)
+        return "memory_free";
+    if (!p->copy_from_host)
+        return "copy_from_host";
+    if (!p->copy_to_host)
+        return "copy_to_host";
+    return NULL;
+}
+
 static bool table_is_usable(tsr__plugin_record *r, const tsr_plugin *p)
 {
     char detail[160];
@@ -77,10 +98,9 @@ static bool table_is_usable(tsr__plugin_record *r, const tsr_plugin *p)
         refuse(r, "%s", "plugin table has a missing or invalid name");
         return false;
     }
-    if (!p->init || !p->shutdown || !p->kernels || !p->memory_alloc || !p->memory_free ||
-        !p->copy_from_host || !p->copy_to_host) {
-        refuse(r, "%s", "plugin table lacks a required function (init, shutdown, kernels, "
-                        "memory_alloc, memory_free, copy_from_host or copy_to_host)");
+    const char *missing = missing_required_function(p);
+    if (missing) {
+        refuse(r, "plugin table lacks the required function '%s'", missing);
         return false;
     }
     for (size_t i = 0; i < record_count; i++) {

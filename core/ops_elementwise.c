@@ -146,7 +146,8 @@ tsr_status tsr_where(const tsr_tensor *condition, tsr_operand a, tsr_operand b, 
 {
     if (!condition || !out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "where: condition and out must not be NULL");
-    if (condition->dtype != TSR_BOOL)
+    /* PyTorch 1.13 still takes a uint8 condition (deprecated), read as bool. */
+    if (condition->dtype != TSR_BOOL && condition->dtype != TSR_UINT8)
         return tsr__set_error(TSR_ERR_DTYPE, "where: condition must be a bool tensor, got %s",
                               tsr_dtype_name(condition->dtype));
     tsr_status st = check_operand("where", "input", a);

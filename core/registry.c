@@ -24,6 +24,12 @@ static tsr_status check_row(const tsr_kernel_entry *e, size_t row, const char *p
     if (e->flags & ~known_kernel_flags)
         return tsr__set_error(TSR_ERR_PLUGIN, "%s: kernel row %zu (%s) has unknown flags 0x%x",
                               path, row, tsr_op_name((tsr_op)e->op), (unsigned)e->flags);
+    /* Every other preparation step is made of copies, so copy itself must
+     * take any layout. */
+    uint32_t any_layout = TSR_KERNEL_STRIDED | TSR_KERNEL_BROADCAST;
+    if (e->op == TSR_OP_COPY && (e->flags & any_layout) != any_layout)
+        return tsr__set_error(TSR_ERR_PLUGIN, "%s: kernel row %zu: copy kernels must accept "
+                                              "strided and broadcast inputs", path, row);
     return TSR_OK;
 }
 

@@ -85,6 +85,7 @@ tsr_status tsr__broadcast_shapes(const char *op, int ndim_a, const int64_t *a, i
                                  const int64_t *b, int *ndim_out, int64_t *out)
 {
     int n = ndim_a > ndim_b ? ndim_a : ndim_b;
+    int64_t result[TSR_MAX_DIMS]; /* out may alias a or b */
     for (int i = 0; i < n; i++) {
         int ia = ndim_a - n + i, ib = ndim_b - n + i;
         int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
@@ -96,8 +97,10 @@ tsr_status tsr__broadcast_shapes(const char *op, int ndim_a, const int64_t *a, i
                                   tsr__shape_str(ndim_b, b, bufb, sizeof bufb), i,
                                   (long long)sa, (long long)sb);
         }
-        out[i] = sa == 1 ? sb : sa;
+        result[i] = sa == 1 ? sb : sa;
     }
+    for (int i = 0; i < n; i++)
+        out[i] = result[i];
     *ndim_out = n;
     return TSR_OK;
 }

@@ -11,7 +11,7 @@ tsr_status tsr__check_shape(const char *op, const char *arg, int ndim, const int
 int64_t tsr__numel(int ndim, const int64_t *shape);
 void tsr__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
 bool tsr__is_contiguous(int ndim, const int64_t *shape, const int64_t *strides);
-/* Broadcasts two shapes as NumPy and PyTorch do. */
+/* Broadcasts two shapes as NumPy and PyTorch do; `out` may alias an input. */
 tsr_status tsr__broadcast_shapes(const char *op, int ndim_a, const int64_t *a, int ndim_b,
                                  const int64_t *b, int *ndim_out, int64_t *out);
 /* Maps a possibly negative dim into [0, ndim); ndim 0 accepts -1 and 0 when
