@@ -128,7 +128,9 @@ typedef struct tsr_scalar {
  * position, so new ops are appended at the end only.
  *
  * Conventions for the (input dtype, output dtype) pair a kernel registers:
- *  - copy: converts input dtype to output dtype over any strides.
+ *  - copy: converts input dtype to output dtype over any strides; its rows
+ *    must carry TSR_KERNEL_STRIDED and TSR_KERNEL_BROADCAST, since the core
+ *    prepares operands for every other kernel with copies.
  *  - elementwise ops: inputs arrive already converted to the computation dtype
  *    (the input dtype); the output dtype is that dtype, except comparisons and
  *    logical ops (output bool) and isnan-like predicates.
@@ -173,7 +175,140 @@ typedef struct tsr_scalar {
     X(ERF, "erf")                                                                \
     X(LOGICAL_NOT, "logical_not")                                                \
     X(WHERE, "where")                                                            \
-    X(CLAMP, "clamp")
+    X(CLAMP, "clamp")                                                            \
+    TSR_OP_LIST_ELEMENTWISE2(X)                                                  \
+    TSR_OP_LIST_REDUCE(X)                                                        \
+    TSR_OP_LIST_SCAN(X)                                                          \
+    TSR_OP_LIST_PRODUCT(X)                                                       \
+    TSR_OP_LIST_INDEX(X)                                                         \
+    TSR_OP_LIST_SORT(X)                                                          \
+    TSR_OP_LIST_NN(X)
+
+/* The second elementwise family. Binary ones take (a, b) in the computation
+ * dtype; predicates (isnan, isinf, isfinite) output bool; lerp, addcmul and
+ * addcdiv take three inputs. Attributes in tsr_elementwise_attrs:
+ *   softplus: scalars = {beta, threshold}; leaky_relu: {negative_slope};
+ *   elu: {alpha, scale, input_scale}; hardtanh: {min_val, max_val};
+ *   round: mode = decimals; nan_to_num: {nan, posinf, neginf};
+ *   lerp: (start, end, weight); addcmul/addcdiv: (self, t1, t2), {value}. */
+#define TSR_OP_LIST_ELEMENTWISE2(X)                                              \
+    X(FMOD, "fmod")                                                              \
+    X(ATAN2, "atan2")                                                            \
+    X(HYPOT, "hypot")                                                            \
+    X(COPYSIGN, "copysign")                                                      \
+    X(FMAX, "fmax")                                                              \
+    X(FMIN, "fmin")                                                              \
+    X(BITWISE_AND, "bitwise_and")                                                \
+    X(BITWISE_OR, "bitwise_or")                                                  \
+    X(BITWISE_XOR, "bitwise_xor")                                                \
+    X(BITWISE_NOT, "bitwise_not")                                                \
+    X(BITWISE_LEFT_SHIFT, "bitwise_left_shift")                                  \
+    X(BITWISE_RIGHT_SHIFT, "bitwise_right_shift")                                \
+    X(EXP2, "exp2")                                                              \
+    X(LOG2, "log2")                                                              \
+    X(LOG10, "log10")                                                            \
+    X(TAN, "tan")                                                                \
+    X(ASIN, "asin")                                                              \
+    X(ACOS, "acos")                                                              \
+    X(ATAN, "atan")                                                              \
+    X(SINH, "sinh")                                                              \
+    X(COSH, "cosh")                                                              \
+    X(ASINH, "asinh")                                                            \
+    X(ACOSH, "acosh")                                                            \
+    X(ATANH, "atanh")                                                            \
+    X(ERFC, "erfc")                                                              \
+    X(SILU, "silu")                                                              \
+    X(SOFTPLUS, "softplus")                                                      \
+    X(LEAKY_RELU, "leaky_relu")                                                  \
+    X(ELU, "elu")                                                                \
+    X(HARDTANH, "hardtanh")                                                      \
+    X(FLOOR, "floor")                                                            \
+    X(CEIL, "ceil")                                                              \
+    X(ROUND, "round")                                                            \
+    X(TRUNC, "trunc")                                                            \
+    X(FRAC, "frac")                                                              \
+    X(RECIPROCAL, "reciprocal")                                                  \
+    X(SQUARE, "square")                                                          \
+    X(ISNAN, "isnan")                                                            \
+    X(ISINF, "isinf")                                                            \
+    X(ISFINITE, "isfinite")                                                      \
+    X(NAN_TO_NUM, "nan_to_num")                                                  \
+    X(LERP, "lerp")                                                              \
+    X(ADDCMUL, "addcmul")                                                        \
+    X(ADDCDIV, "addcdiv")
+
+/* Reductions over the dims in tsr_reduce_attrs.dims_mask. The output always
+ * has the input's rank, with reduced dims of size 1 (the core drops them
+ * when keepdim is false). max_dim and min_dim write (values, indices int64);
+ * argmax and argmin write int64; all and any write bool. */
+#define TSR_OP_LIST_REDUCE(X)                                                    \
+    X(SUM, "sum")                                                                \
+    X(NANSUM, "nansum")                                                          \
+    X(PROD, "prod")                                                              \
+    X(MEAN, "mean")                                                              \
+    X(NANMEAN, "nanmean")                                                        \
+    X(AMAX, "amax")                                                              \
+    X(AMIN, "amin")                                                              \
+    X(MAX_DIM, "max")                                                            \
+    X(MIN_DIM, "min")                                                            \
+    X(ARGMAX, "argmax")                                                          \
+    X(ARGMIN, "argmin")                                                          \
+    X(VAR, "var")                                                                \
+    X(STD, "std")                                                                \
+    X(ALL, "all")                                                                \
+    X(ANY, "any")                                                                \
+    X(NORM, "linalg_vector_norm")                                                \
+    X(LOGSUMEXP, "logsumexp")                                                    \
+    X(COUNT_NONZERO, "count_nonzero")
+
+/* Scans along tsr_scan_attrs.dim; cummax/cummin write (values, indices). */
+#define TSR_OP_LIST_SCAN(X)                                                      \
+    X(CUMSUM, "cumsum")                                                          \
+    X(CUMPROD, "cumprod")                                                        \
+    X(CUMMAX, "cummax")                                                          \
+    X(CUMMIN, "cummin")                                                          \
+    X(LOGCUMSUMEXP, "logcumsumexp")
+
+/* matmul: inputs (a [..., M, K], b [..., K, N], optional c broadcastable to
+ * the output) with batch dims already broadcast; out = beta*c + alpha*(a@b),
+ * tsr_elementwise_attrs.scalars = {alpha, beta}, mode 1 when c is given. */
+#define TSR_OP_LIST_PRODUCT(X)                                                   \
+    X(MATMUL, "matmul")
+
+/* Indexing kernels take tsr_index_attrs. Index tensors are int64.
+ *   index_select: (input, index) along dim.
+ *   gather: (input, index) along dim; scatter: (self, index, src) into a
+ *   copy of self already in the output, reduce = TSR_REDUCE_*.
+ *   index_add / index_copy: (self, index, source) along dim, alpha in scalar.
+ *   nonzero: (input) -> (int64 [n, ndim]) with n known to the core.
+ *   tril / triu: (input), diagonal in `offset`. */
+#define TSR_OP_LIST_INDEX(X)                                                     \
+    X(INDEX_SELECT, "index_select")                                              \
+    X(GATHER, "gather")                                                          \
+    X(SCATTER, "scatter")                                                        \
+    X(INDEX_ADD, "index_add")                                                    \
+    X(INDEX_COPY, "index_copy")                                                  \
+    X(NONZERO, "nonzero")                                                        \
+    X(TRIL, "tril")                                                              \
+    X(TRIU, "triu")
+
+/* sort: (input) -> (values, indices int64) along dim, stable, NaN last
+ * (first when descending). searchsorted: (sorted_sequence, values) -> int64
+ * (int32 when dtype_out is int32), `right` in flags. */
+#define TSR_OP_LIST_SORT(X)                                                      \
+    X(SORT, "sort")                                                              \
+    X(SEARCHSORTED, "searchsorted")
+
+/* softmax / log_softmax along tsr_scan_attrs.dim, computed in the input's
+ * dtype (the core converts for the dtype= argument). layer_norm: (x, weight?,
+ * bias?) over the last `normalized_ndim` dims -> (y, mean, rstd) with mean
+ * and rstd shaped like x with those dims of size 1; rms_norm likewise ->
+ * (y, rstd). */
+#define TSR_OP_LIST_NN(X)                                                        \
+    X(SOFTMAX, "softmax")                                                        \
+    X(LOG_SOFTMAX, "log_softmax")                                                \
+    X(LAYER_NORM, "layer_norm")                                                  \
+    X(RMS_NORM, "rms_norm")
 
 typedef enum tsr_op {
 #define TSR_OP_ENUM_(id, name) TSR_OP_##id,
@@ -200,7 +335,9 @@ typedef struct tsr_tensor_desc {
 } tsr_tensor_desc;
 
 /* Attributes of elementwise ops. Which members an op reads:
- *  add, sub: scalars[0] = alpha (int for integer dtypes, float or complex otherwise)
+ *  add, sub: scalars[0] = alpha: a bool scalar for bool, an int scalar for
+ *            integer dtypes, a float scalar for floating ones, float or
+ *            complex for complex dtypes
  *  fill:     scalars[0] = value
  *  div:      mode = TSR_ROUND_*
  *  gelu:     mode = TSR_GELU_*
@@ -209,8 +346,49 @@ typedef struct tsr_tensor_desc {
 typedef struct tsr_elementwise_attrs {
     uint32_t struct_size;
     int32_t mode;
-    tsr_scalar scalars[2];
+    tsr_scalar scalars[4];
 } tsr_elementwise_attrs;
+
+/* Reductions. Bit d of dims_mask set means input dim d is reduced. */
+typedef struct tsr_reduce_attrs {
+    uint32_t struct_size;
+    uint32_t dims_mask;
+    double correction; /* var, std: divisor is N - correction */
+    double p;          /* linalg_vector_norm's ord (inf as HUGE_VAL) */
+} tsr_reduce_attrs;
+
+/* Scans and softmax-like ops along one dim. */
+typedef struct tsr_scan_attrs {
+    uint32_t struct_size;
+    int32_t dim;
+} tsr_scan_attrs;
+
+enum {
+    TSR_REDUCE_NONE = 0, /* plain scatter: src replaces */
+    TSR_REDUCE_SUM = 1,
+    TSR_REDUCE_PROD = 2,
+    TSR_REDUCE_MEAN = 3,
+    TSR_REDUCE_AMAX = 4,
+    TSR_REDUCE_AMIN = 5,
+};
+
+/* Indexing, sorting and normalisation ops. */
+typedef struct tsr_index_attrs {
+    uint32_t struct_size;
+    int32_t dim;
+    int32_t reduce;       /* TSR_REDUCE_* for scatter */
+    int32_t flags;        /* TSR_INDEX_* */
+    int64_t offset;       /* tril/triu diagonal; layer_norm/rms_norm normalized_ndim */
+    double eps;           /* layer_norm, rms_norm */
+    tsr_scalar value;     /* index_add alpha; scatter's scalar src */
+} tsr_index_attrs;
+
+enum {
+    TSR_INDEX_INCLUDE_SELF = 1 << 0, /* scatter_reduce include_self */
+    TSR_INDEX_DESCENDING = 1 << 1,   /* sort */
+    TSR_INDEX_RIGHT = 1 << 2,        /* searchsorted side='right' */
+    TSR_INDEX_SCALAR_SRC = 1 << 3,   /* scatter with value instead of src */
+};
 
 enum { TSR_ROUND_NONE = 0, TSR_ROUND_TRUNC = 1, TSR_ROUND_FLOOR = 2 };
 enum { TSR_GELU_NONE = 0, TSR_GELU_TANH = 1 };

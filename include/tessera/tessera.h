@@ -288,4 +288,12 @@ TSR_API tsr_status tsr_save_npy(const char *path, const tsr_tensor *tensor);
 }
 #endif
 
+/* The op families, each in its own header. */
+#include "tessera/autograd.h"
+#include "tessera/indexing.h"
+#include "tessera/nn.h"
+#include "tessera/products.h"
+#include "tessera/reduce.h"
+#include "tessera/sorting.h"
+
 #endif /* TESSERA_TESSERA_H */
