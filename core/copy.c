@@ -75,6 +75,10 @@ tsr_status tsr__scalar_tensor(const char *op, tsr_scalar value, tsr_dtype dtype,
 
 tsr_status tsr__fill(const char *op, tsr_tensor *t, tsr_scalar value)
 {
+    if (!tsr__scalar_fits(value, t->dtype))
+        return tsr__set_error(TSR_ERR_OVERFLOW, "%s: value %g cannot be converted to %s without "
+                                                "overflow", op, tsr__scalar_to_double(value),
+                              tsr_dtype_name(t->dtype));
     tsr_elementwise_attrs attrs = {.struct_size = sizeof attrs, .scalars = {value}};
     tsr_status st = tsr__launch(TSR_OP_FILL, t->dtype, t->dtype, NULL, 0, &t, 1, &attrs);
     if (st != TSR_OK)

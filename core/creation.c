@@ -119,7 +119,8 @@ tsr_status tsr_arange(tsr_scalar start, tsr_scalar end, tsr_scalar step, tsr_dty
                     step.kind <= TSR_SCALAR_INT;
     if (dtype == TSR_DTYPE_INFER)
         dtype = integral ? TSR_INT64 : TSR_FLOAT32;
-    if (!tsr__dtype_valid(dtype) || dtype == TSR_BOOL)
+    /* PyTorch 1.13 has no bool or complex arange */
+    if (!tsr__dtype_valid(dtype) || dtype == TSR_BOOL || tsr_dtype_is_complex(dtype))
         return tsr__set_error(TSR_ERR_DTYPE, "arange: dtype %s is not supported",
                               tsr_dtype_name(dtype) ? tsr_dtype_name(dtype) : "(invalid)");
     if (tsr_dtype_is_integral(dtype, false) && !integral) {
@@ -176,7 +177,7 @@ tsr_status tsr_linspace(tsr_scalar start, tsr_scalar end, int64_t steps, tsr_dty
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "linspace: out must not be NULL");
     if (dtype == TSR_DTYPE_INFER)
         dtype = TSR_FLOAT32;
-    if (!tsr__dtype_valid(dtype) || tsr_dtype_is_complex(dtype))
+    if (!tsr__dtype_valid(dtype))
         return tsr__set_error(TSR_ERR_DTYPE, "linspace: dtype %s is not supported",
                               tsr_dtype_name(dtype) ? tsr_dtype_name(dtype) : "(invalid)");
     if (steps < 0)
@@ -209,6 +210,8 @@ tsr_status tsr_eye(int64_t n, int64_t m, tsr_dtype dtype, tsr_backend *backend, 
     int64_t shape[2] = {n, m};
     if (dtype == TSR_DTYPE_INFER)
         dtype = TSR_FLOAT32;
+    if (dtype == TSR_BFLOAT16) /* PyTorch 1.13 has no bfloat16 eye */
+        return tsr__set_error(TSR_ERR_DTYPE, "eye: dtype bfloat16 is not supported");
     tsr_status st = tsr__check_shape("eye", "size", 2, shape, 8, NULL);
     if (st != TSR_OK)
         return st;

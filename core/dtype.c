@@ -3,6 +3,8 @@
 
 #include "error.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 static const char *const dtype_names[TSR_DTYPE_COUNT] = {
@@ -134,4 +136,42 @@ double tsr__scalar_to_double(tsr_scalar s)
     default:
         return s.v.c.re;
     }
+}
+
+/* Largest finite value of each non-bool dtype's (component) type. */
+static void dtype_range(tsr_dtype d, double *lowest, double *highest)
+{
+    static const double max_of[TSR_DTYPE_COUNT] = {
+        [TSR_UINT8] = 255, [TSR_INT8] = 127, [TSR_INT16] = 32767, [TSR_INT32] = 2147483647.0,
+        [TSR_INT64] = 9223372036854775807.0, [TSR_FLOAT16] = 65504.0,
+        [TSR_BFLOAT16] = 3.38953138925153547590e38, [TSR_FLOAT32] = 3.40282346638528859812e38,
+        [TSR_FLOAT64] = DBL_MAX, [TSR_COMPLEX64] = 3.40282346638528859812e38,
+        [TSR_COMPLEX128] = DBL_MAX};
+    *highest = max_of[d];
+    *lowest = d == TSR_UINT8 ? 0 : d == TSR_INT64 ? -9223372036854775808.0 : -max_of[d] - (tsr_dtype_is_integral(d, false) ? 1 : 0);
+}
+
+static bool real_fits(double v, bool from_integer, tsr_dtype d)
+{
+    double lowest, highest;
+    dtype_range(d, &lowest, &highest);
+    bool floating = tsr__dtype_category(d) >= TSR__CATEGORY_FLOATING;
+    if (floating && isinf(v))
+        return true;
+    if (isnan(v))
+        return floating;
+    if (d == TSR_UINT8 && from_integer && v < 0)
+        return -v <= highest; /* two's complement wrap, as PyTorch allows */
+    return v >= lowest && v <= highest;
+}
+
+bool tsr__scalar_fits(tsr_scalar s, tsr_dtype dtype)
+{
+    if (dtype == TSR_BOOL || s.kind == TSR_SCALAR_BOOL)
+        return true;
+    if (s.kind == TSR_SCALAR_INT && dtype == TSR_INT64)
+        return true;
+    if (s.kind == TSR_SCALAR_COMPLEX)
+        return real_fits(s.v.c.re, false, dtype) && real_fits(s.v.c.im, false, dtype);
+    return real_fits(tsr__scalar_to_double(s), s.kind == TSR_SCALAR_INT, dtype);
 }

@@ -18,6 +18,10 @@ tsr__category tsr__dtype_category(tsr_dtype dtype);
 tsr_dtype tsr__scalar_dtype(tsr_scalar s);
 bool tsr__scalar_valid(tsr_scalar s);
 double tsr__scalar_to_double(tsr_scalar s);
+/* PyTorch's checked conversion of a scalar to a dtype (as fill and full
+ * apply it): infinities and NaN fit floating types, negative integers wrap
+ * into uint8, anything else must lie within the dtype's range. */
+bool tsr__scalar_fits(tsr_scalar s, tsr_dtype dtype);
 /* tsr_result_type with `op` naming the caller in errors. */
 tsr_status tsr__result_type(const char *op, const tsr_operand *operands, size_t count,
                             tsr_dtype *out);

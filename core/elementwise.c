@@ -29,9 +29,9 @@ tsr_status tsr__binary_dtypes(tsr_op op, tsr_operand a, tsr_operand b, tsr_dtype
     tsr_status st = tsr__result_type(name, both, 2, &common);
     if (st != TSR_OK)
         return st;
-    if (op == TSR_OP_SUB && operand_is_bool(a) && operand_is_bool(b))
-        return tsr__set_error(TSR_ERR_DTYPE, "sub: subtracting two bool operands is not "
-                                             "supported; use logical_xor instead");
+    if (op == TSR_OP_SUB && (operand_is_bool(a) || operand_is_bool(b)))
+        return tsr__set_error(TSR_ERR_DTYPE, "sub: subtraction with a bool operand is not "
+                                             "supported; use logical_xor or logical_not instead");
     if (op == TSR_OP_POW && !b.tensor && b.scalar.kind == TSR_SCALAR_INT && b.scalar.v.i < 0 &&
         tsr_dtype_is_integral(common, true))
         return tsr__set_error(TSR_ERR_VALUE, "pow: integers to negative integer powers are not "
@@ -49,8 +49,14 @@ tsr_status tsr__normalize_alpha(const char *name, tsr_scalar alpha, tsr_dtype co
     if (tsr_dtype_is_integral(compute, true) && alpha.kind > TSR_SCALAR_INT)
         return tsr__set_error(TSR_ERR_DTYPE, "%s: for integral inputs, alpha must not be a "
                                              "floating point or complex number", name);
-    if (compute == TSR_BOOL && alpha.kind != TSR_SCALAR_BOOL)
-        return tsr__set_error(TSR_ERR_DTYPE, "%s: a bool result needs a bool alpha", name);
+    if (compute != TSR_BOOL && alpha.kind == TSR_SCALAR_BOOL)
+        return tsr__set_error(TSR_ERR_DTYPE, "%s: a bool alpha is only supported for bool results",
+                              name);
+    if (compute == TSR_BOOL) {
+        /* a + alpha * b in bool: alpha only matters as zero or not */
+        *out = tsr_scalar_bool(alpha.v.i != 0);
+        return TSR_OK;
+    }
     if (!tsr_dtype_is_complex(compute) && alpha.kind == TSR_SCALAR_COMPLEX)
         return tsr__set_error(TSR_ERR_DTYPE, "%s: complex alpha needs a complex result", name);
     *out = alpha;
@@ -181,7 +187,7 @@ tsr_status tsr__elementwise_into(tsr_op op, const char *name, tsr_tensor *self,
     tsr_status st = tsr__common_backend(name, tensors, count + 1, &b);
     if (st != TSR_OK)
         return st;
-    tsr_operand local[TSR__MAX_OPERANDS];
+    tsr_operand local[TSR__MAX_OPERANDS] = {{0}};
     tsr_tensor *prepared[TSR__MAX_OPERANDS], *result = self;
     st = tsr__require_kernel(name, b, op, compute, compute);
     int unaliased = 0;

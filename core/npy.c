@@ -28,12 +28,12 @@ typedef struct npy_descr {
 /* The first row for a dtype is the one written by tsr_save_npy. One-byte
  * types carry no byte order; '<' and '=' are accepted for them as NumPy does. */
 static const npy_descr npy_descrs[] = {
-    {"|b1", TSR_BOOL, 1},        {"|u1", TSR_UINT8, 1},      {"|i1", TSR_INT8, 1},
-    {"<i2", TSR_INT16, 2},       {"<i4", TSR_INT32, 4},      {"<i8", TSR_INT64, 8},
-    {"<f2", TSR_FLOAT16, 2},     {"<u2", TSR_BFLOAT16, 2},   {"<f4", TSR_FLOAT32, 4},
-    {"<f8", TSR_FLOAT64, 8},     {"<c8", TSR_COMPLEX64, 8},  {"<c16", TSR_COMPLEX128, 16},
-    {"<b1", TSR_BOOL, 1},        {"=b1", TSR_BOOL, 1},       {"<u1", TSR_UINT8, 1},
-    {"=u1", TSR_UINT8, 1},       {"<i1", TSR_INT8, 1},       {"=i1", TSR_INT8, 1},
+    {"|b1", TSR_BOOL, 1},    {"|u1", TSR_UINT8, 1},     {"|i1", TSR_INT8, 1},
+    {"<i2", TSR_INT16, 2},   {"<i4", TSR_INT32, 4},     {"<i8", TSR_INT64, 8},
+    {"<f2", TSR_FLOAT16, 2}, {"<u2", TSR_BFLOAT16, 2},  {"<f4", TSR_FLOAT32, 4},
+    {"<f8", TSR_FLOAT64, 8}, {"<c8", TSR_COMPLEX64, 8}, {"<c16", TSR_COMPLEX128, 16},
+    {"<b1", TSR_BOOL, 1},    {"=b1", TSR_BOOL, 1},      {"<u1", TSR_UINT8, 1},
+    {"=u1", TSR_UINT8, 1},   {"<i1", TSR_INT8, 1},      {"=i1", TSR_INT8, 1},
 };
 
 const char *tsr__npy_descr(tsr_dtype dtype)
@@ -64,8 +64,7 @@ static int npy_fail(const npy_parser *ps, int status, const char *what)
 
 static void npy_skip_space(npy_parser *ps)
 {
-    while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' ||
-                               *ps->p == '\r'))
+    while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
         ps->p++;
 }
 
@@ -289,9 +288,8 @@ static int npy_parse_preamble(const unsigned char *b, size_t size, const char *n
     h->major = b[6];
     h->minor = b[7];
     if (h->major < 1 || h->major > 3 || h->minor != 0)
-        return tsr__set_error(TSR_ERR_FORMAT,
-                              "tsr_load_npy: %s: unsupported format version %d.%d", name,
-                              h->major, h->minor);
+        return tsr__set_error(TSR_ERR_FORMAT, "tsr_load_npy: %s: unsupported format version %d.%d",
+                              name, h->major, h->minor);
     size_t len_bytes = h->major == 1 ? 2 : 4;
     if (size < 8 + len_bytes)
         return tsr__set_error(TSR_ERR_FORMAT, "tsr_load_npy: %s: truncated header", name);
@@ -300,15 +298,14 @@ static int npy_parse_preamble(const unsigned char *b, size_t size, const char *n
         len |= (size_t)b[10] << 16 | (size_t)b[11] << 24;
     if (len > TSR__NPY_MAX_HEADER)
         return tsr__set_error(TSR_ERR_FORMAT,
-                              "tsr_load_npy: %s: header length %zu exceeds the %d-byte limit",
-                              name, len, TSR__NPY_MAX_HEADER);
+                              "tsr_load_npy: %s: header length %zu exceeds the %d-byte limit", name,
+                              len, TSR__NPY_MAX_HEADER);
     h->data_offset = 8 + len_bytes + len;
     *header_len = len;
     return TSR_OK;
 }
 
-int tsr__npy_parse_header(const void *data, size_t size, const char *name,
-                          tsr__npy_header *out)
+int tsr__npy_parse_header(const void *data, size_t size, const char *name, tsr__npy_header *out)
 {
     if (!data || !out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "tsr_load_npy: NULL buffer");
@@ -322,8 +319,8 @@ int tsr__npy_parse_header(const void *data, size_t size, const char *name,
         return st;
     if (size < h.data_offset)
         return tsr__set_error(TSR_ERR_FORMAT,
-                              "tsr_load_npy: %s: truncated header (%zu of %zu bytes present)",
-                              name, size - (h.data_offset - header_len), header_len);
+                              "tsr_load_npy: %s: truncated header (%zu of %zu bytes present)", name,
+                              size - (h.data_offset - header_len), header_len);
     const char *text = (const char *)data + (h.data_offset - header_len);
     npy_parser ps = {text, text, text + header_len, name};
     st = npy_parse_dict(&ps, &h);
@@ -340,8 +337,8 @@ int tsr__npy_parse_header(const void *data, size_t size, const char *name,
 
 /* Creates the tensor from `data` (exactly h->data_bytes). Bool bytes other
  * than 0 and 1 are read as true, as NumPy does, so tessera only sees 0/1. */
-static int npy_make_tensor(const tsr__npy_header *h, const unsigned char *data,
-                           const char *name, tsr_backend *backend, tsr_tensor **out)
+static int npy_make_tensor(const tsr__npy_header *h, const unsigned char *data, const char *name,
+                           tsr_backend *backend, tsr_tensor **out)
 {
     unsigned char *fixed = NULL;
     if (h->dtype == TSR_BOOL) {
@@ -408,8 +405,7 @@ static int npy_file_size(FILE *f, const char *path, size_t *out)
     if (fseek(f, 0, SEEK_END) == 0)
         size = ftell(f);
     if (size < 0)
-        return tsr__set_error(TSR_ERR_IO, "tsr_load_npy: %s: cannot determine the file size",
-                              path);
+        return tsr__set_error(TSR_ERR_IO, "tsr_load_npy: %s: cannot determine the file size", path);
     *out = (size_t)size;
     return TSR_OK;
 }
@@ -434,8 +430,8 @@ static int npy_load_file(FILE *f, const char *path, tsr_backend *backend, tsr_te
         return npy_truncated(path, &h, present);
     unsigned char *data = malloc(h.data_bytes ? h.data_bytes : 1);
     if (!data)
-        return tsr__set_error(TSR_ERR_OUT_OF_MEMORY,
-                              "tsr_load_npy: %s: cannot allocate %zu bytes", path, h.data_bytes);
+        return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "tsr_load_npy: %s: cannot allocate %zu bytes",
+                              path, h.data_bytes);
     if (fseek(f, (long)h.data_offset, SEEK_SET) != 0 ||
         fread(data, 1, h.data_bytes, f) != h.data_bytes) {
         free(data);
@@ -470,8 +466,8 @@ tsr_status tsr_load_npy(const char *path, tsr_backend *backend, tsr_tensor **out
 static size_t npy_format_header(const tsr_tensor *t, const char *descr, char *buf)
 {
     char dict[600];
-    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (",
-                     descr);
+    int n =
+        snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
     int ndim = tsr_tensor_ndim(t);
     const int64_t *shape = tsr_tensor_shape(t);
     for (int i = 0; i < ndim; i++)
@@ -493,8 +489,8 @@ static size_t npy_format_header(const tsr_tensor *t, const char *descr, char *bu
     return padded;
 }
 
-static int npy_write_file(const char *path, const char *header, size_t header_len,
-                          const void *data, size_t bytes)
+static int npy_write_file(const char *path, const char *header, size_t header_len, const void *data,
+                          size_t bytes)
 {
     size_t tmp_len = strlen(path) + 16;
     char *tmp = malloc(tmp_len);
@@ -508,8 +504,7 @@ static int npy_write_file(const char *path, const char *header, size_t header_le
         free(tmp);
         return tsr__set_error(TSR_ERR_IO, "tsr_save_npy: %s: cannot create file", path);
     }
-    bool ok = fwrite(header, 1, header_len, f) == header_len &&
-              fwrite(data, 1, bytes, f) == bytes;
+    bool ok = fwrite(header, 1, header_len, f) == header_len && fwrite(data, 1, bytes, f) == bytes;
     ok = (fclose(f) == 0) && ok;
     if (ok && rename(tmp, path) != 0)
         ok = false;
@@ -530,8 +525,8 @@ tsr_status tsr_save_npy(const char *path, const tsr_tensor *tensor)
     size_t bytes = (size_t)tsr_tensor_numel(tensor) * npy_dtype_size(tsr_tensor_dtype(tensor));
     unsigned char *data = malloc(bytes ? bytes : 1);
     if (!data)
-        return tsr__set_error(TSR_ERR_OUT_OF_MEMORY,
-                              "tsr_save_npy: %s: cannot allocate %zu bytes", path, bytes);
+        return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "tsr_save_npy: %s: cannot allocate %zu bytes",
+                              path, bytes);
     int st = tsr_to_host(tensor, data, bytes);
     if (st != TSR_OK) {
         tsr__prefix_error("tsr_save_npy: %s", path);

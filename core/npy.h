@@ -15,8 +15,8 @@
 
 /* What a parsed header says about the array that follows it. */
 typedef struct tsr__npy_header {
-    int major, minor;   /* format version */
-    tsr_dtype dtype;    /* '<u2' gives TSR_BFLOAT16 */
+    int major, minor; /* format version */
+    tsr_dtype dtype;  /* '<u2' gives TSR_BFLOAT16 */
     int ndim;
     int64_t shape[TSR_MAX_DIMS];
     int64_t numel;
@@ -30,8 +30,7 @@ typedef struct tsr__npy_header {
  * or truncated header), TSR_ERR_DTYPE (dtype tessera cannot hold) or
  * TSR_ERR_OVERFLOW (shape too large) after setting the thread's message.
  * Never reads past data + size. Thread-safe. */
-int tsr__npy_parse_header(const void *data, size_t size, const char *name,
-                          tsr__npy_header *out);
+int tsr__npy_parse_header(const void *data, size_t size, const char *name, tsr__npy_header *out);
 
 /* Loads a whole .npy image held in memory (header and data) onto `backend`,
  * with the same checks as tsr_load_npy. Returns a new reference in *out. */

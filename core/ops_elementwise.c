@@ -17,7 +17,8 @@ static bool is_unary_op(tsr_op op)
  * float32, PyTorch's default dtype. */
 static bool promotes_to_float(tsr_op op)
 {
-    return op >= TSR_OP_EXP && op <= TSR_OP_ERF && op != TSR_OP_RELU;
+    /* gelu is absent: PyTorch 1.13 refuses it for integer tensors */
+    return op >= TSR_OP_EXP && op <= TSR_OP_ERF && op != TSR_OP_RELU && op != TSR_OP_GELU;
 }
 
 static tsr_status check_operand(const char *name, const char *arg, tsr_operand o)
@@ -52,7 +53,8 @@ static tsr_status binary(tsr_op op, tsr_operand a, tsr_operand b, const tsr_elem
         tsr_dtype_is_integral(compute, true))
         compute = result = TSR_FLOAT32; /* true division */
     if (op == TSR_OP_ADD || op == TSR_OP_SUB) {
-        tsr_scalar alpha = attrs ? attrs->scalars[0] : tsr_scalar_int(1);
+        tsr_scalar alpha = attrs ? attrs->scalars[0]
+                           : compute == TSR_BOOL ? tsr_scalar_bool(true) : tsr_scalar_int(1);
         if ((st = tsr__normalize_alpha(name, alpha, compute, &local.scalars[0])) != TSR_OK)
             return st;
     }
@@ -183,6 +185,8 @@ static tsr_status clamp_operands(const char *name, const tsr_tensor *t, const ts
     operands[1] = min ? *min : operands[0];
     operands[2] = max ? *max : operands[0];
     *mode = (min ? TSR_CLAMP_HAS_MIN : 0) | (max ? TSR_CLAMP_HAS_MAX : 0);
+    if ((!min || !min->tensor) && (!max || !max->tensor))
+        *mode |= TSR_CLAMP_SCALAR_BOUNDS;
     return tsr__result_type(name, operands, 3, result);
 }
 

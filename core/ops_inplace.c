@@ -79,7 +79,8 @@ static tsr_status binary_inplace(tsr_op op, tsr_tensor *self, tsr_operand other,
 
 tsr_status tsr_binary_(tsr_op op, tsr_tensor *self, tsr_operand other)
 {
-    tsr_elementwise_attrs attrs = {.struct_size = sizeof attrs, .scalars = {tsr_scalar_int(1)}};
+    tsr_scalar one = self && self->dtype == TSR_BOOL ? tsr_scalar_bool(true) : tsr_scalar_int(1);
+    tsr_elementwise_attrs attrs = {.struct_size = sizeof attrs, .scalars = {one}};
     return binary_inplace(op, self, other, &attrs);
 }
 

@@ -49,10 +49,13 @@ int64_t tsr__numel(int ndim, const int64_t *shape)
 
 void tsr__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
 {
+    /* Saturates rather than overflows: an empty tensor may have huge
+     * extents whose product is never used to address anything. */
     int64_t s = 1;
     for (int i = ndim - 1; i >= 0; i--) {
         strides[i] = s;
-        s *= shape[i] > 1 ? shape[i] : 1;
+        if (__builtin_mul_overflow(s, shape[i] > 1 ? shape[i] : 1, &s))
+            s = INT64_MAX;
     }
 }
 

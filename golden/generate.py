@@ -24,8 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 
-from gen import (binary, compare, convert, creation, division, inplace,  # noqa: E402
-                 selfcheck, ternary, unary, views)
+from gen import (binary, binary2, compare, convert, creation, division,  # noqa: E402
+                 inplace, inplace2, params, selfcheck, ternary, unary, unary2, views)
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -44,6 +44,19 @@ FAMILIES = [
     views.movement,
     views.copy,
     inplace.inplace,
+    binary2.float_binary,
+    binary2.bitwise,
+    unary2.unary2,
+    params.activations,
+    params.round_,
+    params.nan_to_num,
+    params.lerp,
+    params.addc,
+    inplace2.pow_,
+    inplace2.fill_zero,
+    inplace2.masked_fill_,
+    inplace2.scatter_family,
+    inplace2.index_family,
 ]
 
 

@@ -34,15 +34,21 @@ TOL = {"pow": TRANSCENDENTAL}
 TENSOR_ONLY = ("maximum", "minimum")
 
 
-def _generic(b, op, args=None, tag=""):
-    """Layouts, dtype sweep, mixed dtypes, 0-d/scalar promotion, special values."""
-    fn, second = OPS[op], SECOND.get(op, "other")
-    ka, kb = KINDS.get(op, ("normal", "normal"))
-    tol = TOL.get(op)
+def _generic(b, op, args=None, tag="", *, fn=None, kinds=None, tol=None, scalars=None,
+             grad=None):
+    """Layouts, dtype sweep, mixed dtypes, 0-d/scalar promotion, special values.
+
+    fn/kinds/tol/scalars default to this module's tables (OPS, KINDS, TOL,
+    TENSOR_ONLY); other families pass their own.  grad: add float32/float64
+    gradient cases named grad_<layout> for these operand names."""
+    fn, second = fn or OPS[op], SECOND.get(op, "other")
+    ka, kb = kinds or KINDS.get(op, ("normal", "normal"))
+    tol = tol or TOL.get(op)
+    scalars = op not in TENSOR_ONLY if scalars is None else scalars
     args = args or {}
 
     def add(name, x, y, **kw):
-        if op in TENSOR_ONLY and isinstance(y, S):
+        if not scalars and isinstance(y, S):
             return
         kw.setdefault("tol", tol)
         b.case(op, tag + name, fn, {"input": x, second: y}, args, **kw)
@@ -66,6 +72,25 @@ def _generic(b, op, args=None, tag=""):
     for dt in ("float32", "float64", "float16", "bfloat16"):
         x, y = special_grid(dt)
         add(f"special_values_{SHORT[dt]}", x, y, signed_zeros="auto", expect="any")
+    for name, x, y in (grad_layouts(ka, kb) if grad else ()):
+        add(f"grad_{name}", x, y, grad=[n for n in grad if n != second or not isinstance(y, S)])
+
+
+def grad_layouts(ka="normal", kb="normal"):
+    """Operand pairs for gradient cases: float32 and float64, views, broadcasting."""
+    out = []
+    for dt in ("float32", "float64"):
+        sh = SHORT[dt]
+        out += [
+            (f"{sh}_same_shape", T((3, 4), dt, ka), T((3, 4), dt, kb)),
+            (f"{sh}_broadcast", T((2, 3, 4), dt, ka), T((3, 1), dt, kb)),
+            (f"{sh}_transposed", T((4, 3), dt, ka, ["transpose:0:1"]), T((4,), dt, kb)),
+            (f"{sh}_expanded", T((1, 4), dt, ka, ["expand:3:4"]),
+             T((3, 8), dt, kb, ["slice:1:0:8:2"])),
+        ]
+    out.append(("f32_zero_d_other", T((2, 3), "float32", ka), T((), "float32", kb)))
+    out.append(("f64_scalar_other", T((2, 3), "float64", ka), S(0.75)))
+    return out
 
 
 def _ints(dt, vals):

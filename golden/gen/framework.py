@@ -29,6 +29,8 @@ import warnings
 import numpy as np
 import torch
 
+from . import gradients
+
 DTYPES = {
     "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8,
     "int16": torch.int16, "int32": torch.int32, "int64": torch.int64,
@@ -91,6 +93,10 @@ class T:
     """A tensor operand: base shape, dtype name, value kind, view steps.
 
     kind: normal | positive | unit | nonzero | ties | int | small | bool |
+    distinct (no two elements equal, exact in every dtype for up to 256
+    elements) | above_one (floats in (1.1, 4)) | prob (floats in (0.05, 0.95)) |
+    range:LO:HI (integers in [LO, HI), e.g. indices) | perm:D:N (indices in
+    [0, N), distinct along dim D) |
     values (then `values` gives the base contents, reshaped to `shape`).
     """
 
@@ -100,6 +106,14 @@ class T:
         self.kind = "values" if values is not None else kind
         self.view = list(view)
         self.values = values
+
+
+class L:
+    """A list operand (cat's `tensors`, einsum's `operands`): tensor specs,
+    drawn in order; element i is stored as <case>_<name><i>.npy."""
+
+    def __init__(self, items):
+        self.items = list(items)
 
 
 class S:
@@ -124,6 +138,8 @@ def _draw(rng, spec):
         vals = [fval(v) if not isinstance(v, complex) else v for v in spec.values]
         return torch.tensor(vals, dtype=DTYPES[dt]).reshape(shape)
     n = int(np.prod(shape)) if shape else 1
+    if kind in _EXTRA_KINDS or kind.startswith(("range:", "perm:")):
+        return _draw_extra(rng, spec, n)
     if dt == "bool" or kind == "bool":
         data = rng.random(n) < 0.5
     elif dt in INTS:
@@ -149,6 +165,44 @@ def _draw(rng, spec):
         data = real()
         if dt in COMPLEX:
             data = data + 1j * real()
+    t = torch.from_numpy(np.asarray(data).reshape(shape))
+    return t.to(DTYPES[dt])
+
+
+_EXTRA_KINDS = ("distinct", "above_one", "prob")
+
+
+def _draw_extra(rng, spec, n):
+    """Value kinds added after the first case set; kept apart from _draw so
+    that the draws of the older kinds stay byte-identical."""
+    shape, dt, kind = spec.shape, spec.dtype, spec.kind
+    if kind.startswith("range:"):
+        lo, hi = (int(x) for x in kind.split(":")[1:])
+        data = rng.integers(lo, hi, n)
+    elif kind.startswith("perm:"):
+        # Distinct indices in [0, N) along dim D (scatter_/index_copy_ targets).
+        d, hi = (int(x) for x in kind.split(":")[1:])
+        full = list(shape)
+        full[d] = hi
+        order = np.argsort(rng.random(full), axis=d, kind="stable")
+        data = np.take(order, range(shape[d]), axis=d)
+    elif kind == "distinct":
+        if dt == "bool":
+            assert n <= 2, "distinct bools"
+            data = rng.permutation(2)[:n].astype(bool)
+        elif dt in ("uint8",):
+            data = rng.permutation(256)[:n]
+        elif dt in INTS:
+            data = rng.permutation(256)[:n] - 128 if n <= 256 else rng.permutation(n) - n // 2
+        else:
+            assert n <= 256 or dt not in ("bfloat16",), "bfloat16 distinct needs n <= 256"
+            data = (rng.permutation(max(n, 1))[:n] - n // 2) * 0.25
+    elif kind == "above_one":
+        data = rng.uniform(1.1, 4.0, n)
+    else:
+        data = rng.uniform(0.05, 0.95, n)
+    if dt in COMPLEX and kind != "distinct":
+        data = data + 1j * rng.uniform(-1.0, 1.0, n)
     t = torch.from_numpy(np.asarray(data).reshape(shape))
     return t.to(DTYPES[dt])
 
@@ -252,13 +306,14 @@ class Builder:
         self.layout_dependent = []
 
     def case(self, op, name, fn, inputs, args=None, *, tol=None, rtol=None,
-             atol=None, signed_zeros=False, expect="ok"):
+             atol=None, signed_zeros=False, expect="ok", grad=None):
         """Add one case.
 
         fn(**operands, **args) computes the expected value(s) in torch.
         tol=TRANSCENDENTAL picks rtol/atol by output dtype.
         expect: "ok" (must not raise), "error" (must raise) or "any"
         (dtype sweeps: record whatever torch does).
+        grad: operand names to differentiate with respect to (see gradients.py).
         """
         key = (op, name)
         if key in self.entries:
@@ -267,23 +322,26 @@ class Builder:
         self.fns[key] = fn
         rng = rng_for(op, name)
         entry = {"op": op, "case": name, "inputs": [], "args": jval(args)}
-        values = {}
+        values, bases = {}, {}
         for iname, spec in inputs.items():
             if isinstance(spec, S):
                 entry["inputs"].append({"name": iname, "scalar": jval(fval(spec.value)),
                                         "scalar_type": spec.scalar_type})
                 values[iname] = fval(spec.value)
                 continue
-            base = _draw(rng, spec)
-            path = f"{op}/{name}_{iname}.npy"
-            self.files[path] = npy_bytes(base)
-            ent = {"name": iname, "file": path}
-            if spec.view:
-                ent["view"] = list(spec.view)
-            if spec.dtype == "bfloat16":
-                ent["dtype"] = "bfloat16"
-            entry["inputs"].append(ent)
+            if isinstance(spec, L):
+                ents, values[iname], bases[iname] = [], [], []
+                for i, item in enumerate(spec.items):
+                    ent, base = self._tensor(rng, f"{op}/{name}_{iname}{i}.npy", item)
+                    ents.append(ent)
+                    values[iname].append(apply_view(base.clone(), item.view))
+                    bases[iname].append((base, item.view))
+                entry["inputs"].append({"name": iname, "list": ents})
+                continue
+            ent, base = self._tensor(rng, f"{op}/{name}_{iname}.npy", spec)
+            entry["inputs"].append(dict(name=iname, **ent))
             values[iname] = apply_view(base.clone(), spec.view)
+            bases[iname] = (base, spec.view)
 
         with warnings.catch_warnings(record=True):
             warnings.simplefilter("always")
@@ -324,6 +382,13 @@ class Builder:
             entry["rtol"] = rtol
         if atol is not None and "outputs" in entry:
             entry["atol"] = atol
+        if grad and "outputs" in entry:
+            fresh = {k: ([apply_view(b.clone(), v) for b, v in bases[k]]
+                         if isinstance(bases[k], list) else apply_view(bases[k][0].clone(),
+                                                                       bases[k][1]))
+                     if k in bases else values[k] for k in values}
+            entry["grad"] = gradients.record(self, f"{op}/{name}", rng, fn, fresh, args,
+                                             grad, outs)
         if signed_zeros == "auto" and "outputs" in entry:
             signed_zeros = self._layout_check(op, name, fn, values, args, outs[0])
         floating = "outputs" in entry and (outs[0].is_floating_point() or outs[0].is_complex())
@@ -331,6 +396,17 @@ class Builder:
             entry["signed_zeros"] = True
         self.entries[key] = entry
         return entry
+
+    def _tensor(self, rng, path, spec):
+        """Draw one tensor operand and store its base; (manifest entry, base)."""
+        base = _draw(rng, spec)
+        self.files[path] = npy_bytes(base)
+        ent = {"file": path}
+        if spec.view:
+            ent["view"] = list(spec.view)
+        if spec.dtype == "bfloat16":
+            ent["dtype"] = "bfloat16"
+        return ent, base
 
     def _layout_check(self, op, name, fn, values, args, result):
         """Pin the sign of zero only where torch gives the same bits whatever

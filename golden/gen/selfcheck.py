@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import torch
 
+from . import gradients
 from .framework import DTYPES, apply_view, bitwise_same
 
 NONFINITE = {"nan": float("nan"), "inf": float("inf"), "-inf": float("-inf")}
@@ -70,6 +71,8 @@ def _check_view(shape, steps):
 
 
 def _operand(root, ent):
+    if "list" in ent:
+        return [_operand(root, item) for item in ent["list"]]
     if "scalar" in ent:
         v = ent["scalar"]
         v = NONFINITE.get(v, v) if isinstance(v, str) else v
@@ -90,6 +93,21 @@ def _arg(v):
     if isinstance(v, list):
         return [_arg(x) for x in v]
     return v
+
+
+def _check_grad(root, e, fn, args):
+    g = e["grad"]
+    values = {ent["name"]: _operand(root, ent) for ent in e["inputs"]}
+    gouts = [load(os.path.join(root, ent["file"]), ent.get("dtype"))
+             for ent in g["grad_outputs"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, grads = gradients.run(fn, values, args, g["wrt"], gouts)
+    assert len(grads) == len(g["expected"]), "number of gradients"
+    for i, (got, ent) in enumerate(zip(grads, g["expected"])):
+        want = load(os.path.join(root, ent["file"]), ent.get("dtype"))
+        assert got.dtype == want.dtype, f"gradient {i}: dtype {got.dtype} vs {want.dtype}"
+        assert bitwise_same(got.contiguous(), want), f"gradient {i} differs"
 
 
 def check(root, fns):
@@ -122,6 +140,8 @@ def check(root, fns):
                 want = load(os.path.join(root, ent["file"]), ent.get("dtype"))
                 assert out.dtype == want.dtype, f"dtype {out.dtype} vs {want.dtype}"
                 assert bitwise_same(out.contiguous(), want), "values differ"
+            if "grad" in e:
+                _check_grad(root, e, fns[key], args)
         except AssertionError as exc:
             problems.append(f"{key[0]}/{key[1]}: {exc}")
     return problems

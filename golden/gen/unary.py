@@ -51,15 +51,18 @@ EXTRA = {
 }
 
 
-def _specials(dt, op):
-    vals = list(SPECIALS[dt]) + EXTRA.get(op, [])
+def _specials(dt, op, extra=None):
+    vals = list(SPECIALS[dt]) + (EXTRA.get(op, []) if extra is None else extra)
     if dt == "float16":
         vals = [v for v in vals if isinstance(v, str) or abs(v) <= 60000.0]
     return T((len(vals),), dt, values=vals)
 
 
-def _generic(b, op, args=None, tag=""):
-    fn, kind, tol = OPS[op]
+def _generic(b, op, args=None, tag="", *, spec=None, extra=None, grad=False):
+    """Layouts, dtype sweep and special values of one unary op.  spec
+    (callable, kind, tol) and extra (special inputs) default to this module's
+    OPS and EXTRA; grad adds float32/float64 gradient cases grad_<layout>."""
+    fn, kind, tol = spec or OPS[op]
     args = args or {}
 
     def add(name, x, **kw):
@@ -74,8 +77,22 @@ def _generic(b, op, args=None, tag=""):
         add(f"{SHORT[dt]}_contiguous", T((3, 4), dt, kind), expect="any")
         add(f"{SHORT[dt]}_transposed", T((4, 3), dt, kind, ["transpose:0:1"]), expect="any")
     for dt in ("float32", "float64", "float16", "bfloat16"):
-        add(f"special_values_{SHORT[dt]}", _specials(dt, op), signed_zeros="auto",
+        add(f"special_values_{SHORT[dt]}", _specials(dt, op, extra), signed_zeros="auto",
             expect="any")
+    for name, x in (grad_layouts(kind) if grad else ()):
+        add(f"grad_{name}", x, grad=["input"])
+
+
+def grad_layouts(kind="normal"):
+    out = []
+    for dt in ("float32", "float64"):
+        sh = SHORT[dt]
+        out += [(f"{sh}_contiguous", T((3, 4), dt, kind)),
+                (f"{sh}_transposed", T((4, 3), dt, kind, ["transpose:0:1"])),
+                (f"{sh}_expanded", T((1, 4), dt, kind, ["expand:3:4"]))]
+    out.append(("f32_stepped_slice", T((3, 9), "float32", kind, ["slice:1:1:9:2"])))
+    out.append(("f64_zero_d", T((), "float64", kind)))
+    return out
 
 
 def _layouts(dt, kind):

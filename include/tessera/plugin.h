@@ -392,7 +392,9 @@ enum {
 
 enum { TSR_ROUND_NONE = 0, TSR_ROUND_TRUNC = 1, TSR_ROUND_FLOOR = 2 };
 enum { TSR_GELU_NONE = 0, TSR_GELU_TANH = 1 };
-enum { TSR_CLAMP_HAS_MIN = 1, TSR_CLAMP_HAS_MAX = 2 };
+/* TSR_CLAMP_SCALAR_BOUNDS: the bounds were Python scalars, and PyTorch's
+ * scalar clamp ignores a NaN bound (a tensor bound's NaN propagates). */
+enum { TSR_CLAMP_HAS_MIN = 1, TSR_CLAMP_HAS_MAX = 2, TSR_CLAMP_SCALAR_BOUNDS = 4 };
 
 typedef struct tsr_kernel_args {
     uint32_t struct_size;

@@ -1,0 +1,132 @@
+/* Bad input: every call fails with a status and a message naming op,
+ * argument and problem; nothing is modified, nothing is half-made. */
+#include "check.h"
+
+static tsr_tensor *ones_f32(int ndim, const int64_t *shape)
+{
+    tsr_tensor *t = NULL;
+    CHECK_OK(tsr_ones(ndim, shape, TSR_FLOAT32, NULL, &t));
+    return t;
+}
+
+static void null_arguments_are_refused(void)
+{
+    tsr_tensor *out = NULL, *a = ones_f32(1, (int64_t[]){2});
+    CHECK_ERROR(tsr_add(a, NULL, NULL), TSR_ERR_INVALID_ARGUMENT, "add");
+    CHECK_ERROR(tsr_unary(TSR_OP_EXP, NULL, &out), TSR_ERR_INVALID_ARGUMENT, "exp");
+    CHECK_ERROR(tsr_transpose(NULL, 0, 1, &out), TSR_ERR_INVALID_ARGUMENT, "transpose");
+    CHECK_ERROR(tsr_to_host(a, NULL, 8), TSR_ERR_INVALID_ARGUMENT, "to_host");
+    CHECK_ERROR(tsr_copy_(NULL, a), TSR_ERR_INVALID_ARGUMENT, "copy_");
+    CHECK_ERROR(tsr_binary(TSR_OP_ADD, tsr_operand_scalar(tsr_scalar_int(1)),
+                           tsr_operand_scalar(tsr_scalar_int(2)), &out),
+                TSR_ERR_INVALID_ARGUMENT, "at least one operand must be a tensor");
+    CHECK_TRUE(out == NULL);
+    tsr_tensor_release(a);
+}
+
+static void shapes_that_do_not_broadcast_name_both_shapes(void)
+{
+    tsr_tensor *a = ones_f32(2, (int64_t[]){2, 3}), *b = ones_f32(1, (int64_t[]){4}), *out = NULL;
+    CHECK_ERROR(tsr_add(a, b, &out), TSR_ERR_SHAPE, "[2, 3] and [4]");
+    CHECK_TRUE(out == NULL);
+    tsr_tensor_release(a);
+    tsr_tensor_release(b);
+}
+
+static void negative_and_overflowing_sizes_are_refused(void)
+{
+    tsr_tensor *out = NULL;
+    CHECK_ERROR(tsr_zeros(2, (int64_t[]){2, -3}, TSR_FLOAT32, NULL, &out), TSR_ERR_SHAPE,
+                "negative size");
+    CHECK_ERROR(tsr_zeros(3, (int64_t[]){1ll << 31, 1ll << 31, 4}, TSR_FLOAT32, NULL, &out),
+                TSR_ERR_OVERFLOW, "overflows");
+    CHECK_ERROR(tsr_empty(17, (int64_t[17]){0}, TSR_FLOAT32, NULL, &out), TSR_ERR_SHAPE, "17 dims");
+    tsr_tensor *a = ones_f32(1, (int64_t[]){1});
+    CHECK_ERROR(tsr_expand(a, 2, (int64_t[]){INT64_MAX, 2}, &out), TSR_ERR_OVERFLOW, "overflow");
+    CHECK_TRUE(out == NULL);
+    tsr_tensor_release(a);
+}
+
+static void invalid_dtypes_and_dims_are_refused(void)
+{
+    tsr_tensor *out = NULL, *a = ones_f32(2, (int64_t[]){2, 2});
+    CHECK_ERROR(tsr_zeros(1, (int64_t[]){2}, (tsr_dtype)42, NULL, &out), TSR_ERR_DTYPE, "42");
+    CHECK_ERROR(tsr_to_dtype(a, (tsr_dtype)-3, &out), TSR_ERR_DTYPE, "to");
+    CHECK_ERROR(tsr_transpose(a, 0, 2, &out), TSR_ERR_INDEX, "dim1 2 is out of range");
+    CHECK_ERROR(tsr_squeeze_dim(a, -3, &out), TSR_ERR_INDEX, "squeeze");
+    CHECK_ERROR(tsr_unary((tsr_op)999, a, &out), TSR_ERR_INVALID_ARGUMENT, "999");
+    CHECK_TRUE(out == NULL);
+    tsr_tensor_release(a);
+}
+
+static void pytorch_dtype_errors_are_reproduced(void)
+{
+    tsr_tensor *b = NULL, *i = NULL, *out = NULL;
+    CHECK_OK(tsr_ones(1, (int64_t[]){3}, TSR_BOOL, NULL, &b));
+    CHECK_OK(tsr_ones(1, (int64_t[]){3}, TSR_INT64, NULL, &i));
+    CHECK_ERROR(tsr_sub(b, b, &out), TSR_ERR_DTYPE, "sub");
+    CHECK_ERROR(tsr_unary(TSR_OP_NEG, b, &out), TSR_ERR_DTYPE, "neg");
+    CHECK_ERROR(tsr_binary(TSR_OP_POW, tsr_operand_tensor(i), tsr_operand_scalar(tsr_scalar_int(-1)), &out),
+                TSR_ERR_VALUE, "negative integer powers");
+    CHECK_ERROR(tsr_add_scaled(tsr_operand_tensor(i), tsr_operand_tensor(i), tsr_scalar_float(0.5), &out),
+                TSR_ERR_DTYPE, "alpha");
+    CHECK_ERROR(tsr_where(i, tsr_operand_tensor(i), tsr_operand_tensor(i), &out), TSR_ERR_DTYPE,
+                "condition must be a bool tensor");
+    CHECK_TRUE(out == NULL);
+    tsr_tensor_release(b);
+    tsr_tensor_release(i);
+}
+
+static void failed_in_place_ops_leave_self_unchanged(void)
+{
+    int64_t values[3] = {1, 2, 3}, got[3];
+    tsr_tensor *i = NULL, *wide = NULL;
+    CHECK_OK(tsr_from_host(values, sizeof values, 1, (int64_t[]){3}, TSR_INT64, NULL, &i));
+    uint64_t version = tsr_tensor_version(i);
+    CHECK_ERROR(tsr_add_(i, tsr_operand_scalar(tsr_scalar_float(0.5)), tsr_scalar_int(1)),
+                TSR_ERR_DTYPE, "can't be cast");
+    CHECK_ERROR(tsr_div_(i, tsr_operand_scalar(tsr_scalar_int(2)), TSR_ROUND_NONE), TSR_ERR_DTYPE,
+                "can't be cast");
+    CHECK_OK(tsr_ones(2, (int64_t[]){2, 3}, TSR_INT64, NULL, &wide));
+    CHECK_ERROR(tsr_binary_(TSR_OP_MUL, i, tsr_operand_tensor(wide)), TSR_ERR_SHAPE,
+                "doesn't match the broadcast shape");
+    CHECK_OK(tsr_to_host(i, got, sizeof got));
+    for (int k = 0; k < 3; k++)
+        CHECK_INT(got[k], values[k]);
+    CHECK_INT(tsr_tensor_version(i), version);
+    tsr_tensor_release(i);
+    tsr_tensor_release(wide);
+}
+
+static void host_buffers_of_the_wrong_size_are_refused(void)
+{
+    float buf[4] = {0};
+    tsr_tensor *out = NULL, *a = ones_f32(1, (int64_t[]){3});
+    CHECK_ERROR(tsr_from_host(buf, sizeof buf, 1, (int64_t[]){3}, TSR_FLOAT32, NULL, &out),
+                TSR_ERR_SHAPE, "16 bytes");
+    CHECK_ERROR(tsr_to_host(a, buf, sizeof buf), TSR_ERR_SHAPE, "needs 12");
+    tsr_tensor_release(a);
+}
+
+static void unknown_names_are_refused(void)
+{
+    tsr_dtype d;
+    tsr_op op;
+    tsr_backend *b;
+    CHECK_ERROR(tsr_dtype_from_name("float128", &d), TSR_ERR_DTYPE, "float128");
+    CHECK_ERROR(tsr_op_from_name("frobnicate", &op), TSR_ERR_INVALID_ARGUMENT, "frobnicate");
+    CHECK_ERROR(tsr_backend_get("no-such-backend", &b), TSR_ERR_PLUGIN, "no-such-backend");
+}
+
+int main(void)
+{
+    RUN_TEST(null_arguments_are_refused);
+    RUN_TEST(shapes_that_do_not_broadcast_name_both_shapes);
+    RUN_TEST(negative_and_overflowing_sizes_are_refused);
+    RUN_TEST(invalid_dtypes_and_dims_are_refused);
+    RUN_TEST(pytorch_dtype_errors_are_reproduced);
+    RUN_TEST(failed_in_place_ops_leave_self_unchanged);
+    RUN_TEST(host_buffers_of_the_wrong_size_are_refused);
+    RUN_TEST(unknown_names_are_refused);
+    return check_summary("test_errors");
+}
