@@ -125,6 +125,8 @@ static tsr_status unary(tsr_op op, const tsr_tensor *t, const tsr_elementwise_at
         compute = result = TSR_FLOAT32;
     if (op == TSR_OP_LOGICAL_NOT)
         result = TSR_BOOL;
+    if (op == TSR_OP_ABS && tsr_dtype_is_complex(t->dtype)) /* |z| is real */
+        result = t->dtype == TSR_COMPLEX64 ? TSR_FLOAT32 : TSR_FLOAT64;
     tsr_elementwise_attrs local = {.struct_size = sizeof local};
     tsr_operand operand = tsr_operand_tensor(t);
     return tsr__elementwise(op, name, &operand, 1, compute, result, attrs ? attrs : &local, out);

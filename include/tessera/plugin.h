@@ -134,6 +134,9 @@ typedef struct tsr_scalar {
  *  - elementwise ops: inputs arrive already converted to the computation dtype
  *    (the input dtype); the output dtype is that dtype, except comparisons and
  *    logical ops (output bool) and isnan-like predicates.
+ *  - abs of complex outputs the real dtype (complex64 -> float32).
+ *  - fill registers (dtype, dtype); where registers (result, result) with a
+ *    bool condition as its first input.
  *  - inputs are broadcast by the core to the output's shape with 0 strides.
  */
 #define TSR_OP_LIST(X)                                                           \
@@ -392,8 +395,9 @@ enum {
 
 enum { TSR_ROUND_NONE = 0, TSR_ROUND_TRUNC = 1, TSR_ROUND_FLOOR = 2 };
 enum { TSR_GELU_NONE = 0, TSR_GELU_TANH = 1 };
-/* TSR_CLAMP_SCALAR_BOUNDS: the bounds were Python scalars, and PyTorch's
- * scalar clamp ignores a NaN bound (a tensor bound's NaN propagates). */
+/* TSR_CLAMP_SCALAR_BOUNDS: the bounds were Python scalars. PyTorch's scalar
+ * clamp then ignores a single NaN bound (with both bounds given, a NaN bound
+ * still gives NaN); a tensor bound's NaN always propagates. */
 enum { TSR_CLAMP_HAS_MIN = 1, TSR_CLAMP_HAS_MAX = 2, TSR_CLAMP_SCALAR_BOUNDS = 4 };
 
 typedef struct tsr_kernel_args {
