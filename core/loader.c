@@ -219,7 +219,11 @@ static void default_directory(char *out, size_t cap)
     char *slash = strrchr(real, '/');
     if (slash)
         *slash = '\0';
-    snprintf(out, cap, "%s/tessera", real);
+    size_t n = strlen(real);
+    if (n + sizeof "/tessera" > cap)
+        return;
+    memcpy(out, real, n);
+    memcpy(out + n, "/tessera", sizeof "/tessera");
 }
 
 static void discover(void)
