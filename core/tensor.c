@@ -73,7 +73,7 @@ tsr_status tsr__tensor_empty(const char *op, tsr_backend *backend, tsr_dtype dty
     tsr_backend *b;
     if ((st = tsr__backend_resolve(op, backend, &b)) != TSR_OK)
         return st;
-    tsr__storage *storage;
+    tsr__storage *storage = NULL;
     if ((st = tsr__storage_create(b, (size_t)numel * tsr_dtype_size(dtype), &storage)) != TSR_OK) {
         tsr__prefix_error("%s", op);
         return st;
