@@ -25,7 +25,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
 
 from gen import (binary, binary2, compare, convert, creation, division,  # noqa: E402
-                 inplace, inplace2, params, selfcheck, ternary, unary, unary2, views)
+                 grads_basic, indexing, inplace, inplace2, joining, nn_act, nn_loss,
+                 nn_norm, params, products, reductions, reshaping, scans, selfcheck,
+                 sorting, stats, ternary, unary, unary2, views)
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -57,6 +59,46 @@ FAMILIES = [
     inplace2.masked_fill_,
     inplace2.scatter_family,
     inplace2.index_family,
+    reductions.sums,
+    reductions.prod,
+    reductions.extrema,
+    reductions.logical,
+    stats.variance,
+    stats.vector_norm,
+    stats.norm,
+    stats.logsumexp,
+    scans.scans,
+    products.binary_products,
+    products.add_products,
+    products.einsum_tensordot,
+    joining.cat_stack,
+    joining.splits,
+    joining.masking,
+    joining.where_grads,
+    indexing.selecting,
+    indexing.scattering,
+    indexing.lookup,
+    reshaping.pad,
+    reshaping.flip_roll,
+    reshaping.repeats,
+    reshaping.triangles,
+    sorting.sorts,
+    sorting.selection,
+    sorting.searching,
+    sorting.uniques,
+    nn_act.softmax,
+    nn_act.dropout,
+    nn_act.linear,
+    nn_act.attention,
+    nn_loss.classification,
+    nn_loss.regression,
+    nn_loss.binary,
+    nn_norm.layer_rms,
+    nn_norm.batch_group,
+    grads_basic.arithmetic,
+    grads_basic.unary_math,
+    grads_basic.clamp,
+    grads_basic.movement,
 ]
 
 
@@ -90,9 +132,10 @@ def main():
 
     counts = collections.Counter(op for op, _ in builder.entries)
     errors = sum(1 for e in builder.entries.values() if "error" in e)
+    grads = sum(1 for e in builder.entries.values() if "grad" in e)
     for op in sorted(counts):
-        print(f"{op:14s} {counts[op]:5d}")
-    print(f"total {len(builder.entries)} cases ({errors} error cases), "
+        print(f"{op:32s} {counts[op]:5d}")
+    print(f"total {len(builder.entries)} cases ({errors} error cases, {grads} with grad), "
           f"{len(builder.files)} files, "
           f"{sum(len(v) for v in builder.files.values())} bytes")
     for note in builder.notes:

@@ -154,7 +154,8 @@ def _not(b):
     for dt in INTS + ["bool"]:
         sh = SHORT[dt]
         b.case("bitwise_not", f"{sh}_contiguous", fn, {"input": T((3, 4), dt)})
-        b.case("bitwise_not", f"{sh}_transposed", fn, {"input": T((4, 3), dt, view=["transpose:0:1"])})
+        b.case("bitwise_not", f"{sh}_transposed", fn,
+               {"input": T((4, 3), dt, view=["transpose:0:1"])})
     b.case("bitwise_not", "i64_extremes", fn, {"input": _ints("int64", [-2**63, 2**63 - 1, 0, -1])})
     b.case("bitwise_not", "u8_extremes", fn, {"input": _ints("uint8", [0, 255, 170])})
     b.case("bitwise_not", "i32_stepped", fn, {"input": T((3, 9), "int32", view=["slice:1:1:9:2"])})

@@ -29,7 +29,7 @@ import warnings
 import numpy as np
 import torch
 
-from . import gradients
+from . import gradients, kinds
 
 DTYPES = {
     "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8,
@@ -138,8 +138,8 @@ def _draw(rng, spec):
         vals = [fval(v) if not isinstance(v, complex) else v for v in spec.values]
         return torch.tensor(vals, dtype=DTYPES[dt]).reshape(shape)
     n = int(np.prod(shape)) if shape else 1
-    if kind in _EXTRA_KINDS or kind.startswith(("range:", "perm:")):
-        return _draw_extra(rng, spec, n)
+    if kind in kinds.EXTRA_KINDS or kind.startswith(("range:", "perm:")):
+        return kinds.draw(rng, spec, n, DTYPES[dt])
     if dt == "bool" or kind == "bool":
         data = rng.random(n) < 0.5
     elif dt in INTS:
@@ -165,44 +165,6 @@ def _draw(rng, spec):
         data = real()
         if dt in COMPLEX:
             data = data + 1j * real()
-    t = torch.from_numpy(np.asarray(data).reshape(shape))
-    return t.to(DTYPES[dt])
-
-
-_EXTRA_KINDS = ("distinct", "above_one", "prob")
-
-
-def _draw_extra(rng, spec, n):
-    """Value kinds added after the first case set; kept apart from _draw so
-    that the draws of the older kinds stay byte-identical."""
-    shape, dt, kind = spec.shape, spec.dtype, spec.kind
-    if kind.startswith("range:"):
-        lo, hi = (int(x) for x in kind.split(":")[1:])
-        data = rng.integers(lo, hi, n)
-    elif kind.startswith("perm:"):
-        # Distinct indices in [0, N) along dim D (scatter_/index_copy_ targets).
-        d, hi = (int(x) for x in kind.split(":")[1:])
-        full = list(shape)
-        full[d] = hi
-        order = np.argsort(rng.random(full), axis=d, kind="stable")
-        data = np.take(order, range(shape[d]), axis=d)
-    elif kind == "distinct":
-        if dt == "bool":
-            assert n <= 2, "distinct bools"
-            data = rng.permutation(2)[:n].astype(bool)
-        elif dt in ("uint8",):
-            data = rng.permutation(256)[:n]
-        elif dt in INTS:
-            data = rng.permutation(256)[:n] - 128 if n <= 256 else rng.permutation(n) - n // 2
-        else:
-            assert n <= 256 or dt not in ("bfloat16",), "bfloat16 distinct needs n <= 256"
-            data = (rng.permutation(max(n, 1))[:n] - n // 2) * 0.25
-    elif kind == "above_one":
-        data = rng.uniform(1.1, 4.0, n)
-    else:
-        data = rng.uniform(0.05, 0.95, n)
-    if dt in COMPLEX and kind != "distinct":
-        data = data + 1j * rng.uniform(-1.0, 1.0, n)
     t = torch.from_numpy(np.asarray(data).reshape(shape))
     return t.to(DTYPES[dt])
 
@@ -375,7 +337,7 @@ class Builder:
                 if out.dtype == torch.bfloat16:
                     ent["dtype"] = "bfloat16"
                 entry["outputs"].append(ent)
-            dt = NAME_OF[outs[0].dtype]
+            dt = NAME_OF[outs[0].dtype] if outs else None  # unbind of an empty dim: none
             if tol is not None and dt in tol:
                 rtol, atol = tol[dt]
         if rtol is not None and "outputs" in entry:
@@ -391,7 +353,8 @@ class Builder:
                                              grad, outs)
         if signed_zeros == "auto" and "outputs" in entry:
             signed_zeros = self._layout_check(op, name, fn, values, args, outs[0])
-        floating = "outputs" in entry and (outs[0].is_floating_point() or outs[0].is_complex())
+        floating = ("outputs" in entry and bool(outs)
+                    and (outs[0].is_floating_point() or outs[0].is_complex()))
         if signed_zeros is True and floating:
             entry["signed_zeros"] = True
         self.entries[key] = entry
