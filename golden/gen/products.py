@@ -37,11 +37,26 @@ def _tensordot(a, b, dims):
     return torch.tensordot(a, b, dims=dims)
 
 
-OPS = {"matmul": (_two(torch.matmul, "other"), "other"),
+def _complex_vector_safe(torch_fn, conjugate_first=False):
+    """Debian's torch 1.13 returns 0 for every complex vector-vector product
+    (dot, vdot, matmul of two 1-D tensors): its BLAS zdotu/zdotc calling
+    convention does not match OpenBLAS's. torch.einsum is unaffected, so
+    complex 1-D x 1-D expectations come from it; every other case, errors
+    included, still calls the op itself."""
+    def product(input, other):
+        if input.is_complex() and input.dim() == 1 and other.dim() == 1 \
+                and input.shape == other.shape and input.dtype == other.dtype:
+            first = input.conj() if conjugate_first else input
+            return torch.einsum("i,i->", first, other)
+        return torch_fn(input, other)
+    return product
+
+
+OPS = {"matmul": (_two(_complex_vector_safe(torch.matmul), "other"), "other"),
        "mm": (_two(torch.mm, "mat2"), "mat2"),
        "bmm": (_two(torch.bmm, "mat2"), "mat2"),
-       "dot": (_two(torch.dot, "tensor"), "tensor"),
-       "vdot": (_two(torch.vdot, "other"), "other"),
+       "dot": (_two(_complex_vector_safe(torch.dot), "tensor"), "tensor"),
+       "vdot": (_two(_complex_vector_safe(torch.vdot, True), "other"), "other"),
        "outer": (_two(torch.outer, "vec2"), "vec2")}
 
 # op -> [(case, shape a, view a, shape b, view b, K)]
