@@ -16,9 +16,15 @@ typedef struct adapter_table {
 
 static const adapter_table adapter_tables[] = {
     {conf_ops_elementwise, &conf_ops_elementwise_count},
+    {conf_ops_elementwise2, &conf_ops_elementwise2_count},
     {conf_ops_inplace, &conf_ops_inplace_count},
     {conf_ops_creation, &conf_ops_creation_count},
     {conf_ops_shape, &conf_ops_shape_count},
+    {conf_ops_index, &conf_ops_index_count},
+    {conf_ops_sort, &conf_ops_sort_count},
+    {conf_ops_nn, &conf_ops_nn_count},
+    {conf_ops_products, &conf_ops_products_count},
+    {conf_ops_reduce, &conf_ops_reduce_count},
 };
 
 const conf_adapter *conf_adapter_at(size_t index)

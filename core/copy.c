@@ -1,6 +1,7 @@
 /* Copies: contiguous, clone, dtype conversion, cross-backend moves, copy_. */
 #include "copy.h"
 
+#include "autograd.h"
 #include "backend.h"
 #include "dispatch.h"
 #include "dtype.h"
@@ -13,7 +14,9 @@
 tsr_status tsr__copy_same_backend(const char *op, tsr_tensor *dst, const tsr_tensor *src)
 {
     tsr_tensor *expanded = NULL;
+    bool grad_mode = tsr_grad_mode_set(false); /* a step of the caller's op, not history */
     tsr_status st = tsr_expand(src, dst->ndim, dst->shape, &expanded);
+    tsr_grad_mode_set(grad_mode);
     if (st != TSR_OK) {
         tsr__prefix_error("%s", op);
         return st;
@@ -95,14 +98,18 @@ tsr_status tsr_contiguous(const tsr_tensor *t, tsr_tensor **out)
         *out = (tsr_tensor *)t;
         return TSR_OK;
     }
-    return tsr__materialize("contiguous", t, out);
+    tsr_tensor *result = NULL;
+    tsr_status st = tsr__materialize("contiguous", t, &result);
+    return tsr__grad_copy(st, "contiguous", t, result, out);
 }
 
 tsr_status tsr_clone(const tsr_tensor *t, tsr_tensor **out)
 {
     if (!t || !out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "clone: input and out must not be NULL");
-    return tsr__materialize("clone", t, out);
+    tsr_tensor *result = NULL;
+    tsr_status st = tsr__materialize("clone", t, &result);
+    return tsr__grad_copy(st, "clone", t, result, out);
 }
 
 tsr_status tsr_to_dtype(const tsr_tensor *t, tsr_dtype dtype, tsr_tensor **out)
@@ -116,7 +123,9 @@ tsr_status tsr_to_dtype(const tsr_tensor *t, tsr_dtype dtype, tsr_tensor **out)
         *out = (tsr_tensor *)t;
         return TSR_OK;
     }
-    return tsr__convert("to", t, dtype, out);
+    tsr_tensor *result = NULL;
+    tsr_status st = tsr__convert("to", t, dtype, &result);
+    return tsr__grad_copy(st, "to", t, result, out);
 }
 
 /* Through host memory: the only path that every pair of backends shares. */
@@ -152,7 +161,9 @@ tsr_status tsr_to_backend(const tsr_tensor *t, tsr_backend *backend, tsr_tensor 
         *out = (tsr_tensor *)t;
         return TSR_OK;
     }
-    return move_across("to", t, backend, out);
+    tsr_tensor *result = NULL;
+    tsr_status st = move_across("to", t, backend, &result);
+    return tsr__grad_copy(st, "to", t, result, out);
 }
 
 tsr_status tsr_copy_(tsr_tensor *self, const tsr_tensor *src)
@@ -178,6 +189,11 @@ tsr_status tsr_copy_(tsr_tensor *self, const tsr_tensor *src)
     tsr_backend *b = self->storage->backend;
     if ((st = tsr__require_kernel("copy_", b, TSR_OP_COPY, src->dtype, self->dtype)) != TSR_OK)
         return st;
+    tsr__inplace ip;
+    tsr_operand other = tsr_operand_tensor(src);
+    if ((st = tsr__inplace_begin("copy_", self, &other, 1, false, &ip)) != TSR_OK)
+        return st;
+    src = tsr__inplace_operands(&ip, &other)[0].tensor;
     /* A source on another backend, or overlapping self in another layout,
      * is read completely before self is written. */
     tsr_tensor *source = NULL;
@@ -185,11 +201,13 @@ tsr_status tsr_copy_(tsr_tensor *self, const tsr_tensor *src)
         st = move_across("copy_", src, b, &source);
     else if (src->storage == self->storage && !tsr__same_layout(src, self))
         st = tsr__materialize("copy_", src, &source);
-    if (st != TSR_OK)
-        return st;
-    st = tsr__copy_same_backend("copy_", self, source ? source : src);
-    tsr_tensor_release(source);
     if (st == TSR_OK)
+        st = tsr__copy_same_backend("copy_", self, source ? source : src);
+    tsr_tensor_release(source);
+    if (st == TSR_OK) {
         tsr__bump_version(self);
+        st = tsr__grad_record_inplace(TSR_OP_COPY, &ip, NULL, self);
+    }
+    tsr__inplace_end(&ip);
     return st;
 }

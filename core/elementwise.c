@@ -5,19 +5,13 @@
 #include "copy.h"
 #include "dispatch.h"
 #include "dtype.h"
+#include "elementwise_rules.h"
 #include "error.h"
 #include "shape.h"
 
 static bool operand_is_bool(tsr_operand o)
 {
     return o.tensor ? o.tensor->dtype == TSR_BOOL : o.scalar.kind == TSR_SCALAR_BOOL;
-}
-
-static bool is_comparison(tsr_op op)
-{
-    return op == TSR_OP_EQ || op == TSR_OP_NE || op == TSR_OP_LT || op == TSR_OP_LE ||
-           op == TSR_OP_GT || op == TSR_OP_GE || op == TSR_OP_LOGICAL_AND ||
-           op == TSR_OP_LOGICAL_OR || op == TSR_OP_LOGICAL_XOR;
 }
 
 tsr_status tsr__binary_dtypes(tsr_op op, tsr_operand a, tsr_operand b, tsr_dtype *compute,
@@ -36,8 +30,11 @@ tsr_status tsr__binary_dtypes(tsr_op op, tsr_operand a, tsr_operand b, tsr_dtype
         tsr_dtype_is_integral(common, true))
         return tsr__set_error(TSR_ERR_VALUE, "pow: integers to negative integer powers are not "
                                              "allowed (exponent %lld)", (long long)b.scalar.v.i);
+    tsr__ew_rule rule = tsr__ew_rule_of(op);
+    if (rule.result == TSR__EW_FLOAT && tsr_dtype_is_integral(common, true))
+        common = TSR_FLOAT32; /* atan2, copysign: floating functions */
     *compute = common;
-    *result = is_comparison(op) ? TSR_BOOL : common;
+    *result = rule.result == TSR__EW_BOOL ? TSR_BOOL : common;
     return TSR_OK;
 }
 
@@ -110,20 +107,24 @@ static void release_all(tsr_tensor **tensors, int count)
         tsr_tensor_release(tensors[i]);
 }
 
+/* Conversions and broadcasts of operands are not part of the op's autograd
+ * history (the op records one node for all of it), so they run in no-grad. */
 static tsr_status prepare_all(const char *name, const tsr_operand *operands, int count,
                               tsr_dtype compute, const tsr_dtype *kept, tsr_backend *b, int ndim,
                               const int64_t *shape, tsr_tensor **prepared)
 {
-    for (int i = 0; i < count; i++) {
+    bool grad_mode = tsr_grad_mode_set(false);
+    tsr_status st = TSR_OK;
+    for (int i = 0; i < count && st == TSR_OK; i++) {
         tsr_dtype dtype = kept && kept[i] != TSR_DTYPE_INFER ? kept[i] : compute;
-        tsr_status st = prepare(name, operands[i], dtype, b, ndim, shape, &prepared[i]);
+        st = prepare(name, operands[i], dtype, b, ndim, shape, &prepared[i]);
         if (st != TSR_OK) {
             tsr__prefix_error("%s", name);
             release_all(prepared, i);
-            return st;
         }
     }
-    return TSR_OK;
+    tsr_grad_mode_set(grad_mode);
+    return st;
 }
 
 tsr_status tsr__elementwise(tsr_op op, const char *name, const tsr_operand *operands, int count,

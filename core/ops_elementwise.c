@@ -1,24 +1,20 @@
 /* The public elementwise ops: binary, unary, where, clamp. */
+#include "autograd.h"
 #include "dtype.h"
 #include "elementwise.h"
+#include "elementwise_rules.h"
 #include "error.h"
 
+/* Which ops are unary or binary, and the dtypes each computes in and
+ * returns, come from the rule table (elementwise_rules.c). */
 static bool is_binary_op(tsr_op op)
 {
-    return op >= TSR_OP_ADD && op <= TSR_OP_LOGICAL_XOR;
+    return tsr__ew_is_binary(op);
 }
 
 static bool is_unary_op(tsr_op op)
 {
-    return op >= TSR_OP_NEG && op <= TSR_OP_LOGICAL_NOT;
-}
-
-/* Ops that compute a floating function: integer and bool inputs become
- * float32, PyTorch's default dtype. */
-static bool promotes_to_float(tsr_op op)
-{
-    /* gelu is absent: PyTorch 1.13 refuses it for integer tensors */
-    return op >= TSR_OP_EXP && op <= TSR_OP_ERF && op != TSR_OP_RELU && op != TSR_OP_GELU;
+    return tsr__ew_is_unary(op);
 }
 
 static tsr_status check_operand(const char *name, const char *arg, tsr_operand o)
@@ -59,7 +55,13 @@ static tsr_status binary(tsr_op op, tsr_operand a, tsr_operand b, const tsr_elem
             return st;
     }
     tsr_operand operands[2] = {a, b};
-    return tsr__elementwise(op, name, operands, 2, compute, result, &local, out);
+    tsr_tensor *value = NULL;
+    st = tsr__elementwise(op, name, operands, 2, compute, result, &local, &value);
+    if (st == TSR_OK)
+        st = tsr__grad_elementwise2_has(op)
+                 ? tsr__grad_record_elementwise2(op, operands, 2, &local, value)
+                 : tsr__grad_record_binary(op, a, b, &local, value);
+    return tsr__deliver(st, value, out);
 }
 
 tsr_status tsr_binary(tsr_op op, tsr_operand a, tsr_operand b, tsr_tensor **out)
@@ -117,19 +119,29 @@ static tsr_status unary(tsr_op op, const tsr_tensor *t, const tsr_elementwise_at
                               (int)op);
     if (!t || !out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: input and out must not be NULL", name);
-    if (op == TSR_OP_NEG && t->dtype == TSR_BOOL)
-        return tsr__set_error(TSR_ERR_DTYPE, "neg: negation of a bool tensor is not supported; use "
-                                             "logical_not instead");
-    tsr_dtype compute = t->dtype, result = t->dtype;
-    if (promotes_to_float(op) && tsr_dtype_is_integral(t->dtype, true))
-        compute = result = TSR_FLOAT32;
-    if (op == TSR_OP_LOGICAL_NOT)
-        result = TSR_BOOL;
-    if (op == TSR_OP_ABS && tsr_dtype_is_complex(t->dtype)) /* |z| is real */
-        result = t->dtype == TSR_COMPLEX64 ? TSR_FLOAT32 : TSR_FLOAT64;
-    tsr_elementwise_attrs local = {.struct_size = sizeof local};
+    tsr_dtype compute, result;
+    tsr_elementwise_attrs local;
+    tsr_status st = tsr__unary_dtypes(op, t->dtype, &compute, &result);
+    if (st == TSR_OK)
+        st = tsr__unary_attrs(op, t->dtype, compute, attrs, &local);
+    if (st != TSR_OK)
+        return st;
+    if (tsr__unary_is_identity(op, t->dtype, &local)) /* floor of integers: a copy */
+        return tsr_clone(t, out);
     tsr_operand operand = tsr_operand_tensor(t);
-    return tsr__elementwise(op, name, &operand, 1, compute, result, attrs ? attrs : &local, out);
+    tsr_tensor *value = NULL;
+    st = tsr__elementwise(op, name, &operand, 1, compute, result, &local, &value);
+    if (st == TSR_OK)
+        st = tsr__grad_elementwise2_has(op)
+                 ? tsr__grad_record_elementwise2(op, &operand, 1, &local, value)
+                 : tsr__grad_record_unary(op, t, local.mode, value);
+    return tsr__deliver(st, value, out);
+}
+
+tsr_status tsr__unary_with_attrs(tsr_op op, const tsr_tensor *t, const tsr_elementwise_attrs *attrs,
+                                 tsr_tensor **out)
+{
+    return unary(op, t, attrs, out);
 }
 
 tsr_status tsr_unary(tsr_op op, const tsr_tensor *t, tsr_tensor **out)
@@ -165,8 +177,12 @@ tsr_status tsr_where(const tsr_tensor *condition, tsr_operand a, tsr_operand b, 
         return st;
     tsr_operand operands[3] = {tsr_operand_tensor(condition), a, b};
     tsr_dtype kept[3] = {TSR_BOOL, TSR_DTYPE_INFER, TSR_DTYPE_INFER};
-    return tsr__elementwise_kept(TSR_OP_WHERE, "where", operands, 3, kept, result, result, NULL,
-                                 out);
+    tsr_tensor *value = NULL;
+    st = tsr__elementwise_kept(TSR_OP_WHERE, "where", operands, 3, kept, result, result, NULL,
+                               &value);
+    if (st == TSR_OK)
+        st = tsr__grad_record_where(condition, a, b, value);
+    return tsr__deliver(st, value, out);
 }
 
 /* The bounds that are present, as operands after x; absent ones repeat x so
@@ -203,7 +219,11 @@ tsr_status tsr_clamp(const tsr_tensor *t, const tsr_operand *min, const tsr_oper
     tsr_status st = clamp_operands("clamp", t, min, max, operands, &attrs.mode, &result);
     if (st != TSR_OK)
         return st;
-    return tsr__elementwise(TSR_OP_CLAMP, "clamp", operands, 3, result, result, &attrs, out);
+    tsr_tensor *value = NULL;
+    st = tsr__elementwise(TSR_OP_CLAMP, "clamp", operands, 3, result, result, &attrs, &value);
+    if (st == TSR_OK)
+        st = tsr__grad_record_clamp(operands, attrs.mode, value);
+    return tsr__deliver(st, value, out);
 }
 
 tsr_status tsr__clamp_operands(const char *name, const tsr_tensor *t, const tsr_operand *min,

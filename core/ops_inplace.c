@@ -1,9 +1,13 @@
 /* In-place elementwise ops: self.add_(other) and friends. */
+#include "autograd.h"
 #include "copy.h"
 #include "dtype.h"
 #include "elementwise.h"
+#include "elementwise_rules.h"
 #include "error.h"
 #include "shape.h"
+
+#include <stdio.h>
 
 static tsr_status check_writable(const char *name, const tsr_tensor *self)
 {
@@ -48,11 +52,23 @@ static tsr_status check_not_broadcast(const char *name, const tsr_tensor *self,
     return TSR_OK;
 }
 
+tsr_status tsr__inplace_check(const char *name, const tsr_tensor *self, tsr_dtype result,
+                              const tsr_operand *others, int count)
+{
+    tsr_status st = check_result_fits(name, result, self->dtype);
+    if (st == TSR_OK)
+        st = check_not_broadcast(name, self, others, count);
+    if (st == TSR_OK)
+        st = check_writable(name, self);
+    return st;
+}
+
 static tsr_status binary_inplace(tsr_op op, tsr_tensor *self, tsr_operand other,
                                  tsr_elementwise_attrs *attrs)
 {
     const char *name = tsr_op_name(op);
-    if (op < TSR_OP_ADD || op > TSR_OP_MINIMUM || !name)
+    tsr__ew_rule rule = tsr__ew_rule_of(op);
+    if (rule.arity != 2 || !(rule.flags & TSR__EW_INPLACE) || !name)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "binary_: op %d has no in-place form", (int)op);
     if (!self)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s_: self must not be NULL", name);
@@ -73,8 +89,21 @@ static tsr_status binary_inplace(tsr_op op, tsr_tensor *self, tsr_operand other,
         if (st != TSR_OK)
             return st;
     }
-    tsr_operand operands[2] = {tsr_operand_tensor(self), other};
-    return tsr__elementwise_into(op, name, self, operands, 2, compute, attrs);
+    char label[32];
+    snprintf(label, sizeof label, "%s_", name);
+    tsr__inplace ip;
+    bool needs_value = tsr__grad_inplace_needs_value(op, &other, 1);
+    if ((st = tsr__inplace_begin(label, self, &other, 1, needs_value, &ip)) != TSR_OK)
+        return st;
+    tsr_operand operands[2] = {tsr_operand_tensor(self), tsr__inplace_operands(&ip, &other)[0]};
+    st = tsr__elementwise_into(op, name, self, operands, 2, compute, attrs);
+    if (st == TSR_OK)
+        st = tsr__grad_elementwise2_has(op) && ip.active
+                 ? tsr__grad_record_elementwise2(
+                       op, (tsr_operand[]){tsr_operand_tensor(ip.old), ip.others[0]}, 2, attrs, self)
+                 : tsr__grad_record_inplace(op, &ip, attrs, self);
+    tsr__inplace_end(&ip);
+    return st;
 }
 
 tsr_status tsr_binary_(tsr_op op, tsr_tensor *self, tsr_operand other)
@@ -121,7 +150,20 @@ tsr_status tsr_clamp_(tsr_tensor *self, const tsr_operand *min, const tsr_operan
         st = check_writable("clamp_", self);
     if (st != TSR_OK)
         return st;
-    return tsr__elementwise_into(TSR_OP_CLAMP, "clamp_", self, operands, 3, result, &attrs);
+    /* absent bounds repeat self in operands; autograd sees only present ones */
+    tsr_operand none = tsr_operand_scalar(tsr_scalar_int(0));
+    tsr_operand bounds[2] = {min ? operands[1] : none, max ? operands[2] : none};
+    tsr__inplace ip;
+    if ((st = tsr__inplace_begin("clamp_", self, bounds, 2, true, &ip)) != TSR_OK)
+        return st;
+    const tsr_operand *used = tsr__inplace_operands(&ip, bounds);
+    operands[1] = min ? used[0] : operands[1];
+    operands[2] = max ? used[1] : operands[2];
+    st = tsr__elementwise_into(TSR_OP_CLAMP, "clamp_", self, operands, 3, result, &attrs);
+    if (st == TSR_OK)
+        st = tsr__grad_record_inplace(TSR_OP_CLAMP, &ip, &attrs, self);
+    tsr__inplace_end(&ip);
+    return st;
 }
 
 tsr_status tsr_fill_(tsr_tensor *self, tsr_scalar value)
@@ -130,11 +172,18 @@ tsr_status tsr_fill_(tsr_tensor *self, tsr_scalar value)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "fill_: self must not be NULL");
     if (!tsr__scalar_valid(value))
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "fill_: value has an invalid kind");
-    tsr_status st = check_writable("fill_", self);
-    if (st == TSR_OK)
-        st = tsr__fill("fill_", self, value);
-    if (st == TSR_OK)
+    /* PyTorch lets fill_ write an expanded self: every alias gets the same
+     * value, so the result does not depend on the order of writes. */
+    tsr__inplace ip;
+    tsr_status st = tsr__inplace_begin("fill_", self, NULL, 0, false, &ip);
+    if (st != TSR_OK)
+        return st;
+    st = tsr__fill("fill_", self, value);
+    if (st == TSR_OK) {
         tsr__bump_version(self);
+        st = tsr__grad_record_inplace(TSR_OP_FILL, &ip, NULL, self);
+    }
+    tsr__inplace_end(&ip);
     return st;
 }
 

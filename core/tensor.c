@@ -1,6 +1,7 @@
 /* Tensors and their reference-counted storage. */
 #include "tensor.h"
 
+#include "autograd.h"
 #include "backend.h"
 #include "error.h"
 #include "dtype.h"
@@ -102,6 +103,8 @@ void tsr_tensor_release(const tsr_tensor *tensor)
     tsr_tensor *t = (tsr_tensor *)tensor;
     if (!t || atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1)
         return;
+    tsr__autograd_meta_free(t->autograd);
+    tsr_tensor_release(t->view_base);
     tsr__storage_release(t->storage);
     free(t);
 }

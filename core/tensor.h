@@ -15,9 +15,14 @@ typedef struct tsr__storage {
     atomic_uint_least64_t version; /* bumped by every in-place write */
 } tsr__storage;
 
+struct tsr__autograd_meta;
+
 struct tsr_tensor {
     atomic_long refcount;
     tsr__storage *storage;
+    struct tsr__autograd_meta *autograd; /* owned; NULL until autograd needs one */
+    tsr_tensor *view_base; /* strong: the tensor a view op made this one of, or NULL */
+    uint64_t view_history; /* view_base's autograd history count then (see autograd.h) */
     tsr_dtype dtype;
     int ndim;
     int64_t offset; /* elements from the start of storage */

@@ -1,4 +1,5 @@
 /* Views: new geometry over the same storage. */
+#include "autograd.h"
 #include "copy.h"
 #include "error.h"
 #include "shape.h"
@@ -11,6 +12,16 @@
             return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,                                \
                                   "%s: input and out must not be NULL", op);               \
     } while (0)
+
+/* A view of t with this geometry, recorded for autograd as `args` says. */
+static tsr_status make_view(const tsr_tensor *t, int ndim, const int64_t *shape,
+                            const int64_t *strides, int64_t offset, const tsr__view_args *args,
+                            tsr_tensor **out)
+{
+    tsr_tensor *result = NULL;
+    tsr_status st = tsr__tensor_restride(t, ndim, shape, strides, offset, &result);
+    return tsr__grad_view(st, args, t, result, true, out);
+}
 
 /* Resolves one -1 in a requested shape against numel. */
 static tsr_status infer_size(const char *op, int64_t numel, int ndim, const int64_t *req,
@@ -91,7 +102,8 @@ tsr_status tsr_view(const tsr_tensor *t, int ndim, const int64_t *req, tsr_tenso
         return tsr__set_error(TSR_ERR_SHAPE,
                               "view: size is not compatible with the input's strides (at least "
                               "one dimension spans two contiguous subspaces); use reshape");
-    return tsr__tensor_restride(t, ndim, shape, strides, t->offset, out);
+    tsr__view_args args = {TSR__VIEW_RESHAPE, "view", {0}};
+    return make_view(t, ndim, shape, strides, t->offset, &args, out);
 }
 
 tsr_status tsr_reshape(const tsr_tensor *t, int ndim, const int64_t *req, tsr_tensor **out)
@@ -101,15 +113,16 @@ tsr_status tsr_reshape(const tsr_tensor *t, int ndim, const int64_t *req, tsr_te
     tsr_status st = infer_size("reshape", tsr_tensor_numel(t), ndim, req, shape);
     if (st != TSR_OK)
         return st;
+    tsr__view_args args = {TSR__VIEW_RESHAPE, "reshape", {0}};
     if (view_strides(t, ndim, shape, strides))
-        return tsr__tensor_restride(t, ndim, shape, strides, t->offset, out);
-    tsr_tensor *copy;
+        return make_view(t, ndim, shape, strides, t->offset, &args, out);
+    tsr_tensor *copy, *result = NULL;
     if ((st = tsr__materialize("reshape", t, &copy)) != TSR_OK)
         return st;
     tsr__contiguous_strides(ndim, shape, strides);
-    st = tsr__tensor_restride(copy, ndim, shape, strides, copy->offset, out);
+    st = tsr__tensor_restride(copy, ndim, shape, strides, copy->offset, &result);
     tsr_tensor_release(copy);
-    return st;
+    return tsr__grad_view(st, &args, t, result, false, out);
 }
 
 tsr_status tsr_transpose(const tsr_tensor *t, int64_t dim0, int64_t dim1, tsr_tensor **out)
@@ -128,7 +141,8 @@ tsr_status tsr_transpose(const tsr_tensor *t, int64_t dim0, int64_t dim1, tsr_te
         shape[d0] = t->shape[d1], shape[d1] = t->shape[d0];
         strides[d0] = t->strides[d1], strides[d1] = t->strides[d0];
     }
-    return tsr__tensor_restride(t, t->ndim, shape, strides, t->offset, out);
+    tsr__view_args args = {TSR__VIEW_TRANSPOSE, "transpose", {d0, d1}};
+    return make_view(t, t->ndim, shape, strides, t->offset, &args, out);
 }
 
 tsr_status tsr_permute(const tsr_tensor *t, int ndim, const int64_t *dims, tsr_tensor **out)
@@ -140,6 +154,7 @@ tsr_status tsr_permute(const tsr_tensor *t, int ndim, const int64_t *dims, tsr_t
                               ndim, t->ndim);
     int64_t shape[TSR_MAX_DIMS], strides[TSR_MAX_DIMS];
     bool seen[TSR_MAX_DIMS] = {false};
+    tsr__view_args args = {TSR__VIEW_PERMUTE, "permute", {0}};
     for (int i = 0; i < ndim; i++) {
         int d;
         tsr_status st = tsr__wrap_dim("permute", "dims", dims[i], ndim, &d);
@@ -148,10 +163,11 @@ tsr_status tsr_permute(const tsr_tensor *t, int ndim, const int64_t *dims, tsr_t
         if (seen[d])
             return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "permute: dim %d appears twice in dims", d);
         seen[d] = true;
+        args.p[i] = d;
         shape[i] = t->shape[d];
         strides[i] = t->strides[d];
     }
-    return tsr__tensor_restride(t, ndim, shape, strides, t->offset, out);
+    return make_view(t, ndim, shape, strides, t->offset, &args, out);
 }
 
 tsr_status tsr_expand(const tsr_tensor *t, int ndim, const int64_t *sizes, tsr_tensor **out)
@@ -184,7 +200,8 @@ tsr_status tsr_expand(const tsr_tensor *t, int ndim, const int64_t *sizes, tsr_t
     tsr_status st = tsr__check_shape("expand", "sizes", ndim, shape, tsr_dtype_size(t->dtype), NULL);
     if (st != TSR_OK)
         return st;
-    return tsr__tensor_restride(t, ndim, shape, strides, t->offset, out);
+    tsr__view_args args = {TSR__VIEW_EXPAND, "expand", {0}};
+    return make_view(t, ndim, shape, strides, t->offset, &args, out);
 }
 
 tsr_status tsr_slice(const tsr_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step,
@@ -211,7 +228,8 @@ tsr_status tsr_slice(const tsr_tensor *t, int64_t dim, int64_t start, int64_t en
     memcpy(strides, t->strides, sizeof strides);
     shape[d] = (end - start + step - 1) / step;
     strides[d] = t->strides[d] * step;
-    return tsr__tensor_restride(t, t->ndim, shape, strides, t->offset + start * t->strides[d], out);
+    tsr__view_args args = {TSR__VIEW_SLICE, "slice", {d, start, end, step}};
+    return make_view(t, t->ndim, shape, strides, t->offset + start * t->strides[d], &args, out);
 }
 
 tsr_status tsr_narrow(const tsr_tensor *t, int64_t dim, int64_t start, int64_t length,
@@ -244,7 +262,8 @@ static tsr_status drop_dims(const tsr_tensor *t, const bool *drop, tsr_tensor **
         if (!drop[i])
             shape[n] = t->shape[i], strides[n++] = t->strides[i];
     }
-    return tsr__tensor_restride(t, n, shape, strides, t->offset, out);
+    tsr__view_args args = {TSR__VIEW_RESHAPE, "squeeze", {0}};
+    return make_view(t, n, shape, strides, t->offset, &args, out);
 }
 
 tsr_status tsr_squeeze(const tsr_tensor *t, tsr_tensor **out)
@@ -288,7 +307,8 @@ tsr_status tsr_unsqueeze(const tsr_tensor *t, int64_t dim, tsr_tensor **out)
             j++;
         }
     }
-    return tsr__tensor_restride(t, t->ndim + 1, shape, strides, t->offset, out);
+    tsr__view_args args = {TSR__VIEW_RESHAPE, "unsqueeze", {0}};
+    return make_view(t, t->ndim + 1, shape, strides, t->offset, &args, out);
 }
 
 tsr_status tsr_diagonal(const tsr_tensor *t, int64_t offset, int64_t dim1, int64_t dim2,
@@ -323,7 +343,8 @@ tsr_status tsr_diagonal(const tsr_tensor *t, int64_t offset, int64_t dim1, int64
     }
     shape[n] = len > 0 ? len : 0;
     strides[n++] = t->strides[d1] + t->strides[d2];
-    return tsr__tensor_restride(t, n, shape, strides, len > 0 ? start : t->offset, out);
+    tsr__view_args args = {TSR__VIEW_DIAGONAL, "diagonal", {offset, d1, d2}};
+    return make_view(t, n, shape, strides, len > 0 ? start : t->offset, &args, out);
 }
 
 tsr_status tsr_flatten(const tsr_tensor *t, int64_t start_dim, int64_t end_dim, tsr_tensor **out)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up, builds, and runs the demo: tessera-info, then the example program.
+# Sets up, builds, and runs the demo: tessera-info, then the example programs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
@@ -8,3 +8,4 @@ cmake --build build -j "$(nproc)"
 build/bin/tessera-info
 echo
 build/bin/hello
+echo; build/bin/train_digits

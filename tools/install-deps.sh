@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libcjson-dev            # the conformance manifest parser
+  zlib1g-dev              # examples/train_digits reads digits.csv.gz
   clang libclang-rt-14-dev  # the npy fuzzer (libFuzzer) and LeakSanitizer
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools vulkan-validationlayers  # vulkan backend on lavapipe
 )

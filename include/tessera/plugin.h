@@ -193,7 +193,17 @@ typedef struct tsr_scalar {
  *   softplus: scalars = {beta, threshold}; leaky_relu: {negative_slope};
  *   elu: {alpha, scale, input_scale}; hardtanh: {min_val, max_val};
  *   round: mode = decimals; nan_to_num: {nan, posinf, neginf};
- *   lerp: (start, end, weight); addcmul/addcdiv: (self, t1, t2), {value}. */
+ *   lerp: (start, end, weight); addcmul/addcdiv: (self, t1, t2), {value}.
+ * The core passes every attribute (defaults filled in: nan_to_num's posinf
+ * and neginf are the dtype's largest and lowest finite values); a kernel
+ * converts them to the computation dtype as PyTorch's Scalar::to<T>().
+ * With mode TSR_LERP_SCALAR_WEIGHT, lerp's weight is scalars[0] (a Python
+ * scalar, kept at float precision for bfloat16 as PyTorch keeps it) and
+ * input 2 repeats start and must be ignored. floor, ceil, round, trunc and
+ * nan_to_num are the identity on integers: the core copies integer tensors
+ * itself, so kernels register floating dtypes only. Shift counts outside
+ * [0, width) use the count's low 6 bits for int64 and 5 bits for narrower
+ * dtypes (PyTorch 1.13 on x86-64); integer fmod by zero is an error. */
 #define TSR_OP_LIST_ELEMENTWISE2(X)                                              \
     X(FMOD, "fmod")                                                              \
     X(ATAN2, "atan2")                                                            \
@@ -278,13 +288,22 @@ typedef struct tsr_scalar {
 #define TSR_OP_LIST_PRODUCT(X)                                                   \
     X(MATMUL, "matmul")
 
-/* Indexing kernels take tsr_index_attrs. Index tensors are int64.
- *   index_select: (input, index) along dim.
- *   gather: (input, index) along dim; scatter: (self, index, src) into a
- *   copy of self already in the output, reduce = TSR_REDUCE_*.
- *   index_add / index_copy: (self, index, source) along dim, alpha in scalar.
+/* Indexing kernels take tsr_index_attrs. Index tensors are int64, and every
+ * tensor has at least one dim (the core views 0-d tensors as [1]). A kernel
+ * checks every index before writing anything and reports one outside its
+ * dim as TSR_ERR_INDEX with a message naming the value.
+ *   index_select: (input, index [n]) along dim -> input's shape with n at dim.
+ *   gather: (input, index) along dim -> index's shape; same ranks.
+ *   scatter: (self, index, src) -> out = self, then each src element combined
+ *   into out at its index along dim, in index order: reduce = TSR_REDUCE_*
+ *   (NONE replaces; without TSR_INDEX_INCLUDE_SELF an element of self that
+ *   receives values starts from the reduction's identity); with
+ *   TSR_INDEX_SCALAR_SRC the inputs are (self, index) and `value` is the src.
+ *   index_add / index_copy: (self, index [n], source) along dim, the same way;
+ *   index_add's alpha in `value`. These three copy self into the output
+ *   themselves unless the two are the same memory (the in-place forms).
  *   nonzero: (input) -> (int64 [n, ndim]) with n known to the core.
- *   tril / triu: (input), diagonal in `offset`. */
+ *   tril / triu: (input), diagonal in `offset`, over the last two dims. */
 #define TSR_OP_LIST_INDEX(X)                                                     \
     X(INDEX_SELECT, "index_select")                                              \
     X(GATHER, "gather")                                                          \
@@ -296,8 +315,10 @@ typedef struct tsr_scalar {
     X(TRIU, "triu")
 
 /* sort: (input) -> (values, indices int64) along dim, stable, NaN last
- * (first when descending). searchsorted: (sorted_sequence, values) -> int64
- * (int32 when dtype_out is int32), `right` in flags. */
+ * (first with TSR_INDEX_DESCENDING), -0.0 equal to +0.0. searchsorted:
+ * (sorted_sequence [..., m], values [..., k]) of one dtype and rank with
+ * equal leading dims (the core expands a 1-d sequence with 0 strides) ->
+ * values' shape in int64 (int32 when dtype_out is int32); `right` in flags. */
 #define TSR_OP_LIST_SORT(X)                                                      \
     X(SORT, "sort")                                                              \
     X(SEARCHSORTED, "searchsorted")
@@ -399,6 +420,8 @@ enum { TSR_GELU_NONE = 0, TSR_GELU_TANH = 1 };
  * clamp then ignores a single NaN bound (with both bounds given, a NaN bound
  * still gives NaN); a tensor bound's NaN always propagates. */
 enum { TSR_CLAMP_HAS_MIN = 1, TSR_CLAMP_HAS_MAX = 2, TSR_CLAMP_SCALAR_BOUNDS = 4 };
+/* lerp's mode bit: the weight is the Python scalar in scalars[0]. */
+enum { TSR_LERP_SCALAR_WEIGHT = 1 };
 
 typedef struct tsr_kernel_args {
     uint32_t struct_size;

@@ -256,11 +256,91 @@ TSR_API tsr_status tsr_clamp(const tsr_tensor *t, const tsr_operand *min, const 
                              tsr_tensor **out);
 
 /* ======================================================================== */
+/* Elementwise ops: the second family                                        */
+/* ======================================================================== */
+
+/* Through tsr_binary: fmod, atan2, hypot, copysign, fmax, fmin, bitwise_and,
+ * bitwise_or, bitwise_xor, bitwise_left_shift, bitwise_right_shift.
+ * Through tsr_unary: bitwise_not, exp2, log2, log10, tan, asin, acos, atan,
+ * sinh, cosh, asinh, acosh, atanh, erfc, silu, floor, ceil, round, trunc,
+ * frac, reciprocal, square, isnan, isinf, isfinite, and softplus,
+ * leaky_relu, elu, hardtanh, nan_to_num with PyTorch's default parameters.
+ * PyTorch 1.13's rules, among them: atan2, copysign, reciprocal and the
+ * floating functions compute integer and bool inputs in float32 (hypot,
+ * frac and the activations refuse them); floor, ceil, round and trunc
+ * return integer tensors unchanged; square of bool is int64; isnan, isinf
+ * and isfinite write bool; fmax and fmin ignore a NaN operand; fmod takes
+ * the dividend's sign and fails on integer division by zero; the bitwise
+ * ops take bool and integers only (the shifts integers only), and a shift
+ * count outside [0, width) uses its low 6 bits for int64, 5 bits for
+ * narrower dtypes (x86-64's behaviour, which PyTorch 1.13 inherits).
+ * A parameter (beta, alpha, value, ...) must convert to the tensor's dtype
+ * without overflow, as PyTorch's Scalar::to<T>() checks. */
+
+/* softplus: x if beta * x > threshold, else log(1 + exp(beta * x)) / beta. */
+TSR_API tsr_status tsr_softplus(const tsr_tensor *t, tsr_scalar beta, tsr_scalar threshold,
+                                tsr_tensor **out);
+/* leaky_relu: x > 0 ? x : negative_slope * x. */
+TSR_API tsr_status tsr_leaky_relu(const tsr_tensor *t, tsr_scalar negative_slope,
+                                  tsr_tensor **out);
+/* elu: x > 0 ? scale * x : alpha * scale * (exp(input_scale * x) - 1)
+ * (torch.nn.functional.elu has scale = input_scale = 1). */
+TSR_API tsr_status tsr_elu(const tsr_tensor *t, tsr_scalar alpha, tsr_scalar scale,
+                           tsr_scalar input_scale, tsr_tensor **out);
+/* hardtanh: clamp(x, min_val, max_val); on integer tensors the bounds are
+ * truncated to integers, and uint8 refuses negative bounds. */
+TSR_API tsr_status tsr_hardtanh(const tsr_tensor *t, tsr_scalar min_val, tsr_scalar max_val,
+                                tsr_tensor **out);
+/* torch.round(t, decimals=d): ties to even at the d-th decimal (floating
+ * tensors only unless d is 0). */
+TSR_API tsr_status tsr_round_decimals(const tsr_tensor *t, int64_t decimals, tsr_tensor **out);
+/* torch.nan_to_num: NaN, +inf and -inf replaced; a NULL value means
+ * PyTorch's default (0, the dtype's largest and lowest finite value).
+ * Integer and bool tensors come back unchanged. */
+TSR_API tsr_status tsr_nan_to_num(const tsr_tensor *t, const double *nan, const double *posinf,
+                                  const double *neginf, tsr_tensor **out);
+/* torch.lerp(start, end, weight) = start + weight * (end - start), weight a
+ * tensor or a scalar. end and a weight tensor must have start's dtype; the
+ * result has start's dtype and the broadcast shape. */
+TSR_API tsr_status tsr_lerp(const tsr_tensor *start, const tsr_tensor *end, tsr_operand weight,
+                            tsr_tensor **out);
+/* torch.addcmul / torch.addcdiv: self + value * tensor1 * tensor2 and
+ * self + value * tensor1 / tensor2 over the promoted dtype of the three
+ * tensors, broadcast. addcdiv refuses two integer (or bool) tensors. */
+TSR_API tsr_status tsr_addcmul(const tsr_tensor *self, const tsr_tensor *tensor1,
+                               const tsr_tensor *tensor2, tsr_scalar value, tsr_tensor **out);
+TSR_API tsr_status tsr_addcdiv(const tsr_tensor *self, const tsr_tensor *tensor1,
+                               const tsr_tensor *tensor2, tsr_scalar value, tsr_tensor **out);
+
+/* ---- in place, with the checks of tsr_binary_ ---- */
+
+/* self.OP_() for the unary ops PyTorch has in place: every op of
+ * tsr_unary except gelu, softplus, isnan, isinf and isfinite. The result
+ * must be castable to self's dtype (exp_ of an integer tensor fails). */
+TSR_API tsr_status tsr_unary_(tsr_op op, tsr_tensor *self);
+TSR_API tsr_status tsr_leaky_relu_(tsr_tensor *self, tsr_scalar negative_slope);
+TSR_API tsr_status tsr_elu_(tsr_tensor *self, tsr_scalar alpha, tsr_scalar scale,
+                            tsr_scalar input_scale);
+TSR_API tsr_status tsr_hardtanh_(tsr_tensor *self, tsr_scalar min_val, tsr_scalar max_val);
+TSR_API tsr_status tsr_round_decimals_(tsr_tensor *self, int64_t decimals);
+TSR_API tsr_status tsr_nan_to_num_(tsr_tensor *self, const double *nan, const double *posinf,
+                                   const double *neginf);
+TSR_API tsr_status tsr_lerp_(tsr_tensor *self, const tsr_tensor *end, tsr_operand weight);
+TSR_API tsr_status tsr_addcmul_(tsr_tensor *self, const tsr_tensor *tensor1,
+                                const tsr_tensor *tensor2, tsr_scalar value);
+TSR_API tsr_status tsr_addcdiv_(tsr_tensor *self, const tsr_tensor *tensor1,
+                                const tsr_tensor *tensor2, tsr_scalar value);
+/* self.fill_(value) with a 0-d tensor value (on any backend), converted
+ * from its element as tsr_fill_ converts a scalar. */
+TSR_API tsr_status tsr_fill_tensor_(tsr_tensor *self, const tsr_tensor *value);
+
+/* ======================================================================== */
 /* In-place ops: write into self through its view                           */
 /* ======================================================================== */
 
 /* self.OP_(other) for add, sub, mul, div, floor_divide, remainder, pow,
- * maximum, minimum: the result must be castable to self's dtype (its
+ * maximum, minimum, fmod, atan2, hypot, copysign, bitwise_and, bitwise_or,
+ * bitwise_xor, bitwise_left_shift, bitwise_right_shift: the result must be castable to self's dtype (its
  * category may not exceed self's), self must not be broadcast, and self must
  * not have internal overlap (as after expand). */
 TSR_API tsr_status tsr_binary_(tsr_op op, tsr_tensor *self, tsr_operand other);
@@ -292,6 +372,7 @@ TSR_API tsr_status tsr_save_npy(const char *path, const tsr_tensor *tensor);
 #include "tessera/autograd.h"
 #include "tessera/indexing.h"
 #include "tessera/nn.h"
+#include "tessera/optim.h"
 #include "tessera/products.h"
 #include "tessera/reduce.h"
 #include "tessera/sorting.h"

@@ -3,14 +3,18 @@
  * through function pointers chosen once per call. */
 #include "elementwise.h"
 
+#include <stddef.h>
+
 #include "kernel_args.h"
 #include "strided_loop.h"
 
 enum { MAX_ARITY = TSR__REF_LOOP_MAX_OPERANDS - 1 };
 
 static const tsr__ref_op_family *const families[] = {
-    &tsr__ref_arith_family, &tsr__ref_division_family, &tsr__ref_compare_family,
-    &tsr__ref_unary_family, &tsr__ref_clamp_family,
+    &tsr__ref_arith_family,    &tsr__ref_division_family,    &tsr__ref_compare_family,
+    &tsr__ref_unary_family,    &tsr__ref_clamp_family,       &tsr__ref_binary_math_family,
+    &tsr__ref_bitwise_family,  &tsr__ref_unary_math2_family, &tsr__ref_activation_family,
+    &tsr__ref_rounding_family, &tsr__ref_ternary_family,
 };
 
 const tsr__ref_elementwise_op *tsr__ref_elementwise_op_at(size_t index)
@@ -44,6 +48,47 @@ int32_t tsr__ref_elementwise_result_dtype(const tsr__ref_elementwise_op *op, int
         return tsr__ref_dtype_real_part(dtype);
     default:
         return dtype;
+    }
+}
+
+tsr_scalar tsr__ref_bind_scalar(const tsr__ref_bind_args *args, int index, tsr_scalar fallback)
+{
+    size_t needed =
+        offsetof(tsr_elementwise_attrs, scalars) + (size_t)(index + 1) * sizeof(tsr_scalar);
+    if (args->attrs == NULL || args->attrs->struct_size < needed) {
+        return fallback;
+    }
+    return args->attrs->scalars[index];
+}
+
+static double scalar_real(const tsr_scalar *scalar)
+{
+    switch (scalar->kind) {
+    case TSR_SCALAR_FLOAT:
+        return scalar->v.f;
+    case TSR_SCALAR_COMPLEX:
+        return scalar->v.c.re;
+    default:
+        return (double)scalar->v.i;
+    }
+}
+
+void tsr__ref_bind_opmath(const tsr_scalar *scalar, int32_t dtype, tsr__ref_wide *out)
+{
+    switch (tsr__ref_dtype_category(dtype)) {
+    case TSR__REF_REAL:
+        out->f = dtype == TSR_FLOAT64 ? scalar_real(scalar) : (float)scalar_real(scalar);
+        break;
+    case TSR__REF_COMPLEX: {
+        double im = scalar->kind == TSR_SCALAR_COMPLEX ? scalar->v.c.im : 0.0;
+        double re = scalar_real(scalar);
+        out->c = dtype == TSR_COMPLEX128 ? tsr__ref_complex_make(re, im)
+                                         : tsr__ref_complex_make((float)re, (float)im);
+        break;
+    }
+    default:
+        tsr__ref_scalar_as_dtype(scalar, dtype, out);
+        break;
     }
 }
 
@@ -155,7 +200,10 @@ int tsr__ref_kernel_elementwise(void *backend_ptr, const tsr_kernel_args *args)
     tsr__ref_category category = tsr__ref_dtype_category(dtype);
     tsr__ref_elem_call call = {
         .fn = op->fn[category],
-        .ctx = {.mode = op->constant, .round = tsr__ref_real_rounder(dtype)}};
+        .ctx = {.mode = op->constant,
+                .round = tsr__ref_real_rounder(dtype),
+                .opmath_round = tsr__ref_real_rounder(
+                    tsr__ref_dtype_real_part(dtype) == TSR_FLOAT64 ? TSR_FLOAT64 : TSR_FLOAT32)}};
     if (op->bind != NULL) {
         tsr__ref_bind_args bind = {backend, tsr__ref_args_attrs(args), dtype, category};
         status = op->bind(&bind, &call);

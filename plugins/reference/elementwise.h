@@ -18,6 +18,13 @@ typedef struct tsr__ref_elem_ctx {
     tsr__ref_wide alpha;     /* add, sub: alpha rounded to the computation dtype */
     int32_t mode;            /* the op's table constant; clamp: TSR_CLAMP_* bits */
     tsr__ref_round_fn round; /* to the computation dtype's precision */
+    /* To PyTorch's opmath type for the dtype: float for float16, bfloat16
+     * and float32, the identity for float64; for steps PyTorch computes in
+     * that type before going on. */
+    tsr__ref_round_fn opmath_round;
+    /* The op's other attribute scalars (softplus's beta and threshold, ...),
+     * converted by its bind function. */
+    tsr__ref_wide params[4];
 } tsr__ref_elem_ctx;
 
 /* Computes one element from the op's inputs, all in one category. */
@@ -68,11 +75,17 @@ typedef struct tsr__ref_op_family {
     size_t count;
 } tsr__ref_op_family;
 
-extern const tsr__ref_op_family tsr__ref_arith_family;    /* arith.c */
-extern const tsr__ref_op_family tsr__ref_division_family; /* division.c */
-extern const tsr__ref_op_family tsr__ref_compare_family;  /* compare.c */
-extern const tsr__ref_op_family tsr__ref_unary_family;    /* unary_math.c */
-extern const tsr__ref_op_family tsr__ref_clamp_family;    /* select.c */
+extern const tsr__ref_op_family tsr__ref_arith_family;       /* arith.c */
+extern const tsr__ref_op_family tsr__ref_division_family;    /* division.c */
+extern const tsr__ref_op_family tsr__ref_compare_family;     /* compare.c */
+extern const tsr__ref_op_family tsr__ref_unary_family;       /* unary_math.c */
+extern const tsr__ref_op_family tsr__ref_clamp_family;       /* select.c */
+extern const tsr__ref_op_family tsr__ref_binary_math_family; /* binary_math.c */
+extern const tsr__ref_op_family tsr__ref_bitwise_family;     /* bitwise.c */
+extern const tsr__ref_op_family tsr__ref_unary_math2_family; /* unary_math2.c */
+extern const tsr__ref_op_family tsr__ref_activation_family;  /* activation.c */
+extern const tsr__ref_op_family tsr__ref_rounding_family;    /* rounding.c */
+extern const tsr__ref_op_family tsr__ref_ternary_family;     /* ternary.c */
 
 /* Every elementwise op, for building the kernel table: `index` from 0 until
  * NULL is returned. */
@@ -83,6 +96,16 @@ const tsr__ref_elementwise_op *tsr__ref_elementwise_op_find(int32_t op);
 
 /* The output dtype `op` gives for computation dtype `dtype`. */
 int32_t tsr__ref_elementwise_result_dtype(const tsr__ref_elementwise_op *op, int32_t dtype);
+
+/* Attribute scalar `index` of the call, or `fallback` when the call has no
+ * attributes or a block too small to hold it. */
+tsr_scalar tsr__ref_bind_scalar(const tsr__ref_bind_args *args, int index, tsr_scalar fallback);
+
+/* The scalar as the op's arithmetic type sees it: rounded to float for
+ * float16, bfloat16 and float32 (PyTorch's opmath type), kept as double for
+ * float64 (and complex parts likewise), converted as copy converts for
+ * integer dtypes. */
+void tsr__ref_bind_opmath(const tsr_scalar *scalar, int32_t dtype, tsr__ref_wide *out);
 
 /* The kernel registered for every elementwise op: finds args->op's table
  * entry and runs it over any strides. */

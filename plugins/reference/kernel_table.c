@@ -6,7 +6,9 @@
 
 #include "backend.h"
 #include "elementwise.h"
+#include "indexing.h"
 #include "kernels.h"
+#include "reduce.h"
 
 /* Every kernel walks any strides, reads 0-stride inputs and tolerates an
  * output that is one of its inputs with the same layout. */
@@ -27,6 +29,12 @@ static void add(table_writer *writer, int32_t op, int32_t dtype_in, int32_t dtyp
     writer->count++;
 }
 
+/* softmax, layer_norm and friends: PyTorch 1.13 has CPU kernels for
+ * bfloat16, float32 and float64 only. rms_norm is newer; its composite form
+ * also runs in float16. */
+static const uint32_t NN_DTYPES = TSR__REF_SET_BFLOAT16 | TSR__REF_SET_FLOAT3264;
+static const uint32_t RMS_NORM_DTYPES = TSR__REF_SET_REAL;
+
 static void add_op(table_writer *writer, int32_t op)
 {
     for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; dtype++) {
@@ -41,6 +49,89 @@ static void add_op(table_writer *writer, int32_t op)
             break;
         case TSR_OP_WHERE:
             add(writer, op, dtype, dtype, tsr__ref_kernel_where);
+            break;
+        case TSR_OP_MATMUL:
+            if (tsr__ref_matmul_dtypes & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_matmul);
+            }
+            break;
+        case TSR_OP_SOFTMAX:
+        case TSR_OP_LOG_SOFTMAX:
+            if (NN_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_softmax);
+            }
+            break;
+        case TSR_OP_LAYER_NORM:
+        case TSR_OP_RMS_NORM: {
+            uint32_t dtypes = op == TSR_OP_RMS_NORM ? RMS_NORM_DTYPES : NN_DTYPES;
+            if (dtypes & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_norm);
+            }
+            break;
+        }
+        case TSR_OP_SUM:
+        case TSR_OP_NANSUM:
+        case TSR_OP_PROD:
+        case TSR_OP_MEAN:
+        case TSR_OP_NANMEAN:
+        case TSR_OP_AMAX:
+        case TSR_OP_AMIN:
+        case TSR_OP_MAX_DIM:
+        case TSR_OP_MIN_DIM:
+        case TSR_OP_ARGMAX:
+        case TSR_OP_ARGMIN:
+        case TSR_OP_VAR:
+        case TSR_OP_STD:
+        case TSR_OP_ALL:
+        case TSR_OP_ANY:
+        case TSR_OP_NORM:
+        case TSR_OP_LOGSUMEXP:
+        case TSR_OP_COUNT_NONZERO: {
+            int32_t out;
+            if (tsr__ref_reduce_supports(op, dtype, &out)) {
+                add(writer, op, dtype, out, tsr__ref_kernel_reduce);
+            }
+            break;
+        }
+        case TSR_OP_CUMSUM:
+        case TSR_OP_CUMPROD:
+        case TSR_OP_CUMMAX:
+        case TSR_OP_CUMMIN:
+        case TSR_OP_LOGCUMSUMEXP:
+            if (tsr__ref_scan_supports(op, dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_scan);
+            }
+            break;
+        case TSR_OP_INDEX_SELECT:
+            add(writer, op, dtype, dtype, tsr__ref_kernel_index_select);
+            break;
+        case TSR_OP_GATHER:
+            add(writer, op, dtype, dtype, tsr__ref_kernel_gather);
+            break;
+        case TSR_OP_SCATTER:
+            add(writer, op, dtype, dtype, tsr__ref_kernel_scatter);
+            break;
+        case TSR_OP_INDEX_ADD:
+        case TSR_OP_INDEX_COPY:
+            add(writer, op, dtype, dtype, tsr__ref_kernel_index_put);
+            break;
+        case TSR_OP_NONZERO:
+            add(writer, op, dtype, TSR_INT64, tsr__ref_kernel_nonzero);
+            break;
+        case TSR_OP_TRIL:
+        case TSR_OP_TRIU:
+            add(writer, op, dtype, dtype, tsr__ref_kernel_triangle);
+            break;
+        case TSR_OP_SORT:
+            if (TSR__REF_SORT_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_sort);
+            }
+            break;
+        case TSR_OP_SEARCHSORTED:
+            if (TSR__REF_SEARCH_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, TSR_INT32, tsr__ref_kernel_searchsorted);
+                add(writer, op, dtype, TSR_INT64, tsr__ref_kernel_searchsorted);
+            }
             break;
         default: {
             const tsr__ref_elementwise_op *entry = tsr__ref_elementwise_op_find(op);

@@ -72,10 +72,12 @@ class Writer:
             self.strings[text] = "blob%d" % len(self.strings)
         return self.strings[text]
 
-    def case(self, label, op, din, dout, inputs, expected, mode=0, alpha=None, exact=False):
+    def case(self, label, op, din, dout, inputs, expected, mode=0, alpha=None, exact=False,
+             extra=None):
         names = [self.blob(x) for x in inputs] + ["NULL"] * (3 - len(inputs))
         self.cases.append((label, op, ENUM[din], ENUM[dout], mode, alpha or "ALPHA_NONE",
-                           len(inputs), len(expected), names, self.blob(expected), exact))
+                           len(inputs), len(expected), names, self.blob(expected), exact,
+                           extra or []))
         self.supported.add((op, ENUM[din], ENUM[dout]))
 
 
@@ -285,6 +287,159 @@ def fill_cases(w):
             w.case("fill", "TSR_OP_FILL", dt, dt, [], exp, alpha=init, exact=True)
 
 
+
+# ------------------------------------------------ the second elementwise family
+BINARY2 = {
+    "FMOD": torch.fmod, "ATAN2": torch.atan2, "HYPOT": torch.hypot, "COPYSIGN": torch.copysign,
+    "FMAX": torch.fmax, "FMIN": torch.fmin, "BITWISE_AND": torch.bitwise_and,
+    "BITWISE_OR": torch.bitwise_or, "BITWISE_XOR": torch.bitwise_xor,
+    "BITWISE_LEFT_SHIFT": torch.bitwise_left_shift,
+    "BITWISE_RIGHT_SHIFT": torch.bitwise_right_shift,
+}
+UNARY2 = {
+    "BITWISE_NOT": torch.bitwise_not, "EXP2": torch.exp2, "LOG2": torch.log2,
+    "LOG10": torch.log10, "TAN": torch.tan, "ASIN": torch.asin, "ACOS": torch.acos,
+    "ATAN": torch.atan, "SINH": torch.sinh, "COSH": torch.cosh, "ASINH": torch.asinh,
+    "ACOSH": torch.acosh, "ATANH": torch.atanh, "ERFC": torch.erfc,
+    "SILU": torch.nn.functional.silu, "FLOOR": torch.floor, "CEIL": torch.ceil,
+    "ROUND": torch.round, "TRUNC": torch.trunc, "FRAC": torch.frac,
+    "RECIPROCAL": torch.reciprocal, "SQUARE": torch.square, "ISNAN": torch.isnan,
+    "ISINF": torch.isinf, "ISFINITE": torch.isfinite,
+}
+PREDICATES = {"ISNAN", "ISINF", "ISFINITE"}
+EXACT2 = {"FMOD", "COPYSIGN", "FMAX", "FMIN", "BITWISE_AND", "BITWISE_OR", "BITWISE_XOR",
+          "BITWISE_NOT", "BITWISE_LEFT_SHIFT", "BITWISE_RIGHT_SHIFT", "FLOOR", "CEIL", "ROUND",
+          "TRUNC", "FRAC", "RECIPROCAL", "SQUARE", "ISNAN", "ISINF", "ISFINITE", "NAN_TO_NUM",
+          "HARDTANH", "LEAKY_RELU"}
+# The identity on integers: the core copies, so there are no integer kernels.
+INTEGER_IDENTITY = {"FLOOR", "CEIL", "ROUND", "TRUNC", "NAN_TO_NUM"}
+
+
+def float_init(v):
+    """A C initialiser for a float scalar."""
+    if v != v:
+        return "ALPHA_FLOAT(NAN)"
+    if v in (inf, -inf):
+        return "ALPHA_FLOAT(%sINFINITY)" % ("-" if v < 0 else "")
+    return "ALPHA_FLOAT(%r)" % float(v)
+
+
+def kernel_dtype(op, dt):
+    return not (op in INTEGER_IDENTITY and (is_int(dt) or dt == torch.bool))
+
+
+def binary2_cases(w):
+    for op, fn in BINARY2.items():
+        for _, dt in DTYPES:
+            ps = list(itertools.product(values(dt), values(dt)))
+            if is_int(dt) and op == "FMOD":
+                lowest = torch.iinfo(dt).min
+                wide = dt in (torch.int32, torch.int64)  # x86 idiv traps on MIN % -1
+                ps = [(a, b) for a, b in ps if b != 0 and not (wide and a == lowest and b == -1)]
+            a = tensor([p[0] for p in ps], dt)
+            b = tensor([p[1] for p in ps], dt)
+            exp = elementwise(fn, [a, b], dt)
+            if exp is not None:
+                w.case(op.lower(), "TSR_OP_" + op, dt, dt, [a, b], exp,
+                       exact=op in EXACT2 and not dt.is_complex)
+
+
+def unary2_cases(w):
+    for op, fn in UNARY2.items():
+        for _, dt in DTYPES:
+            if not kernel_dtype(op, dt):
+                continue
+            x = tensor(values(dt, unary=True), dt)
+            dout = torch.bool if op in PREDICATES else dt
+            exp = elementwise(fn, [x], dout)
+            if exp is not None:
+                w.case(op.lower(), "TSR_OP_" + op, dt, dout, [x], exp,
+                       exact=(op in EXACT2 and not dt.is_complex) or is_int(dt))
+
+
+def parameter_cases(w):
+    """Ops with scalar attributes: scalars[0] is the `alpha` column, the
+    others go to `extra`."""
+    F = torch.nn.functional
+    forms = [
+        ("SOFTPLUS", 0, [1, 20], lambda x: F.softplus(x)),
+        ("SOFTPLUS", 0, [2.0, 1.0], lambda x: F.softplus(x, beta=2.0, threshold=1.0)),
+        ("SOFTPLUS", 0, [-0.5, 3.0], lambda x: F.softplus(x, beta=-0.5, threshold=3.0)),
+        ("LEAKY_RELU", 0, [0.01], lambda x: F.leaky_relu(x)),
+        ("LEAKY_RELU", 0, [-2.0], lambda x: F.leaky_relu(x, -2.0)),
+        ("ELU", 0, [1, 1, 1], lambda x: F.elu(x)),
+        ("ELU", 0, [0.5, 2.0, 3.0], lambda x: torch.ops.aten.elu(x, 0.5, 2.0, 3.0)),
+        ("HARDTANH", 0, [-0.5, 0.5], lambda x: F.hardtanh(x, -0.5, 0.5)),
+        ("HARDTANH", 0, [1.0, -1.0], lambda x: F.hardtanh(x, 1.0, -1.0)),
+        ("HARDTANH", 0, [2, 100], lambda x: F.hardtanh(x, 2, 100)),
+        ("ROUND", 2, [], lambda x: torch.round(x, decimals=2)),
+        ("ROUND", -1, [], lambda x: torch.round(x, decimals=-1)),
+        ("NAN_TO_NUM", 0, [7.0, 1e10, -3.0], lambda x: torch.nan_to_num(x, 7.0, 1e10, -3.0)),
+    ]
+    for op, mode, scalars, fn in forms:
+        for _, dt in DTYPES:
+            if not kernel_dtype(op, dt):
+                continue
+            if op == "HARDTANH" and is_int(dt) and scalars != [2, 100]:
+                continue  # the core truncates float bounds for integers first
+            x = tensor(values(dt, unary=True), dt)
+            exp = elementwise(fn, [x], dt)
+            if exp is None:
+                continue
+            inits = ["ALPHA_INT(%d)" % v if isinstance(v, int) else float_init(v)
+                     for v in scalars]
+            w.case(op.lower() + " " + ",".join(str(v) for v in scalars) + (" mode %d" % mode),
+                   "TSR_OP_" + op, dt, dt, [x], exp, mode=mode,
+                   alpha=inits[0] if inits else None, extra=inits[1:],
+                   exact=(op in EXACT2 and not dt.is_complex) or is_int(dt))
+    # nan_to_num's defaults, spelled out as the core passes them
+    for _, dt in DTYPES:
+        if not dt.is_floating_point:
+            continue
+        x = tensor(values(dt, unary=True), dt)
+        exp = elementwise(torch.nan_to_num, [x], dt)
+        big = torch.finfo(dt).max
+        w.case("nan_to_num defaults", "TSR_OP_NAN_TO_NUM", dt, dt, [x], exp,
+               alpha=float_init(0.0), extra=[float_init(big), float_init(-big)], exact=True)
+
+
+def value_init(dt, v):
+    if is_int(dt):
+        return "ALPHA_INT(%d)" % int(v)
+    if dt.is_complex:
+        return "ALPHA_COMPLEX(%r, %r)" % (complex(v).real, complex(v).imag)
+    return float_init(v)
+
+
+def ternary_cases(w):
+    for _, dt in DTYPES:
+        vals = values(dt)[:6]
+        trip = list(itertools.product(vals, vals, vals))
+        a, b, c = (tensor([t[i] for t in trip], dt) for i in range(3))
+        if dt.is_floating_point or dt.is_complex:
+            unit = torch.tensor([-1.0, 0.0, 0.25, 0.5, 0.75, 2.0], dtype=torch.float64).to(dt)
+            weights = unit.repeat(len(trip) // 6 + 1)[:len(trip)]
+            exp = elementwise(torch.lerp, [a, b, weights], dt)
+            if exp is not None:
+                w.case("lerp tensor weight", "TSR_OP_LERP", dt, dt, [a, b, weights], exp)
+                for weight in (0.3, 0.75, -1.5):
+                    exp = elementwise(lambda s, e: torch.lerp(s, e, weight), [a, b], dt)
+                    w.case("lerp scalar weight %g" % weight, "TSR_OP_LERP", dt, dt, [a, b, a], exp,
+                           mode=1, alpha=float_init(weight))
+        if is_int(dt):
+            values_of_dtype = (3,)
+        elif dt.is_complex:
+            values_of_dtype = (1 - 2j,)
+        else:
+            values_of_dtype = (0.5, -2.0)
+        for op, fn in (("ADDCMUL", torch.addcmul), ("ADDCDIV", torch.addcdiv)):
+            for value in values_of_dtype:
+                exp = elementwise(lambda s, t1, t2: fn(s, t1, t2, value=value), [a, b, c], dt)
+                if exp is not None:
+                    w.case(op.lower() + " value", "TSR_OP_" + op, dt, dt, [a, b, c], exp,
+                           alpha=value_init(dt, value), exact=is_int(dt))
+
+
 def emit(w):
     out = sys.stdout
     out.write("/* Generated by make_torch_cases.py from PyTorch %s. Do not edit. */\n\n"
@@ -295,10 +450,11 @@ def emit(w):
             out.write('    "%s"\n' % text[i:i + 96])
         out.write("    ;\n")
     out.write("\nstatic const torch_case torch_cases[] = {\n")
-    for (label, op, din, dout, mode, alpha, arity, count, names, exp, exact) in w.cases:
-        out.write('    {"%s", %s, %s, %s, %d, %s, %d, %d, {%s}, %s, %d},\n'
+    for (label, op, din, dout, mode, alpha, arity, count, names, exp, exact, extra) in w.cases:
+        tail = ", {%s}" % ", ".join((extra + ["ALPHA_NONE"] * 2)[:2])
+        out.write('    {"%s", %s, %s, %s, %d, %s, %d, %d, {%s}, %s, %d%s},\n'
                   % (label, op, din, dout, mode, alpha, arity, count, ", ".join(names), exp,
-                     int(exact)))
+                     int(exact), tail))
     out.write("};\n\nstatic const torch_triple torch_supported[] = {\n")
     order = {("TSR_OP_" + k): i for i, k in enumerate(OP_ORDER)}
     ids = {ENUM[t]: i for i, (_, t) in enumerate(DTYPES)}
@@ -307,11 +463,113 @@ def emit(w):
     out.write("};\n")
 
 
+# ------------------------------------------------ reductions and scans
+# No cases here (tests/test_reduce.c and the golden cases check values); only
+# the (op, dtype_in, dtype_out) rows PyTorch supports on CPU, in the kernel
+# convention of plugin.h: the input arrives in the computation dtype, all/any
+# write bool, argmax/argmin/count_nonzero int64, var/std/norm the real dtype.
+REDUCTIONS = {
+    "SUM": lambda x: torch.sum(x, 0, dtype=x.dtype),
+    "NANSUM": lambda x: torch.nansum(x, 0, dtype=x.dtype),
+    "PROD": lambda x: torch.prod(x, 0, dtype=x.dtype),
+    "MEAN": lambda x: torch.mean(x, 0, dtype=x.dtype),
+    "NANMEAN": lambda x: torch.nanmean(x, 0),
+    "AMAX": lambda x: torch.amax(x, 0), "AMIN": lambda x: torch.amin(x, 0),
+    "MAX_DIM": lambda x: torch.max(x, 0)[0], "MIN_DIM": lambda x: torch.min(x, 0)[0],
+    "ARGMAX": lambda x: torch.argmax(x, 0), "ARGMIN": lambda x: torch.argmin(x, 0),
+    "VAR": lambda x: torch.var(x, 0), "STD": lambda x: torch.std(x, 0),
+    "ALL": lambda x: torch.all(x, 0).bool(), "ANY": lambda x: torch.any(x, 0).bool(),
+    "NORM": lambda x: torch.linalg.vector_norm(x, 2, 0),
+    "LOGSUMEXP": lambda x: torch.logsumexp(x, 0),
+    "COUNT_NONZERO": lambda x: torch.count_nonzero(x, 0),
+    "CUMSUM": lambda x: torch.cumsum(x, 0, dtype=x.dtype),
+    "CUMPROD": lambda x: torch.cumprod(x, 0, dtype=x.dtype),
+    "CUMMAX": lambda x: torch.cummax(x, 0)[0], "CUMMIN": lambda x: torch.cummin(x, 0)[0],
+    "LOGCUMSUMEXP": lambda x: torch.logcumsumexp(x, 0),
+}
+# Ops whose kernel computes in the input dtype: a result of another dtype
+# (logsumexp of integers is float32) comes from a conversion in the core.
+SAME_DTYPE = {"SUM", "NANSUM", "PROD", "MEAN", "NANMEAN", "AMAX", "AMIN", "MAX_DIM",
+              "MIN_DIM", "LOGSUMEXP", "CUMSUM", "CUMPROD", "CUMMAX", "CUMMIN", "LOGCUMSUMEXP"}
+
+
+def reduction_support(w):
+    for name, fn in REDUCTIONS.items():
+        for _, dt in DTYPES:
+            x = torch.tensor([[1, 0], [2, 1]]).to(dt)
+            try:
+                r = fn(x)
+            except Exception:
+                continue
+            if name in SAME_DTYPE and r.dtype != dt:
+                continue
+            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+
+
+# ------------------------------------------------ products
+# No cases here (tests/test_products.c and the golden cases check values):
+# the dtypes PyTorch multiplies matrices in on CPU, (dtype, dtype) rows.
+def matmul_support(w):
+    for _, dt in DTYPES:
+        x = torch.tensor([[1, 0], [2, 1]]).to(dt)
+        try:
+            torch.mm(x, x)
+        except RuntimeError:
+            continue
+        w.supported.add(("TSR_OP_MATMUL", ENUM[dt], ENUM[dt]))
+
+
+# ------------------------------------------------ indexing and sorting
+# No cases here (tests/test_indexing.c, tests/test_sorting.c and the golden
+# cases check values): the rows PyTorch supports on CPU, in plugin.h's
+# convention: (dtype, dtype) but nonzero (dtype, int64) and searchsorted
+# (dtype, int32) and (dtype, int64).
+def index_support(w):
+    i0 = torch.tensor([0])
+    i2 = torch.tensor([[0, 1]])
+    probes = {
+        "INDEX_SELECT": lambda x: torch.index_select(x, 0, i0),
+        "GATHER": lambda x: torch.gather(x, 0, i2),
+        "SCATTER": lambda x: torch.scatter(x, 0, i2, x[:1]),
+        "INDEX_ADD": lambda x: torch.index_add(x, 0, i0, x[:1]),
+        "INDEX_COPY": lambda x: torch.index_copy(x, 0, i0, x[:1]),
+        "NONZERO": torch.nonzero,
+        "TRIL": torch.tril, "TRIU": torch.triu,
+        "SORT": lambda x: torch.sort(x, 1)[0],
+    }
+    for _, dt in DTYPES:
+        x = torch.tensor([[1, 0], [2, 1]]).to(dt)
+        for name, fn in probes.items():
+            try:
+                r = fn(x)
+            except RuntimeError:
+                continue
+            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+        for out_int32 in (True, False):
+            try:
+                r = torch.searchsorted(x[0].sort()[0], x, out_int32=out_int32)
+            except RuntimeError:
+                continue
+            w.supported.add(("TSR_OP_SEARCHSORTED", ENUM[dt], ENUM[r.dtype]))
+
+
 OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAINDER", "POW",
             "MAXIMUM", "MINIMUM", "EQ", "NE", "LT", "LE", "GT", "GE", "LOGICAL_AND",
             "LOGICAL_OR", "LOGICAL_XOR", "NEG", "ABS", "SIGN", "EXP", "LOG", "LOG1P", "EXPM1",
             "SQRT", "RSQRT", "SIN", "COS", "TANH", "SIGMOID", "RELU", "GELU", "ERF",
-            "LOGICAL_NOT", "WHERE", "CLAMP"]
+            "LOGICAL_NOT", "WHERE", "CLAMP"] + [
+            "FMOD", "ATAN2", "HYPOT", "COPYSIGN", "FMAX", "FMIN", "BITWISE_AND", "BITWISE_OR",
+            "BITWISE_XOR", "BITWISE_NOT", "BITWISE_LEFT_SHIFT", "BITWISE_RIGHT_SHIFT", "EXP2",
+            "LOG2", "LOG10", "TAN", "ASIN", "ACOS", "ATAN", "SINH", "COSH", "ASINH", "ACOSH",
+            "ATANH", "ERFC", "SILU", "SOFTPLUS", "LEAKY_RELU", "ELU", "HARDTANH", "FLOOR",
+            "CEIL", "ROUND", "TRUNC", "FRAC", "RECIPROCAL", "SQUARE", "ISNAN", "ISINF",
+            "ISFINITE", "NAN_TO_NUM", "LERP", "ADDCMUL", "ADDCDIV"] + [
+            "SUM", "NANSUM", "PROD", "MEAN", "NANMEAN", "AMAX", "AMIN", "MAX_DIM", "MIN_DIM",
+            "ARGMAX", "ARGMIN", "VAR", "STD", "ALL", "ANY", "NORM", "LOGSUMEXP",
+            "COUNT_NONZERO", "CUMSUM", "CUMPROD", "CUMMAX", "CUMMIN", "LOGCUMSUMEXP"] + [
+            "MATMUL"] + [
+            "INDEX_SELECT", "GATHER", "SCATTER", "INDEX_ADD", "INDEX_COPY", "NONZERO", "TRIL",
+            "TRIU", "SORT", "SEARCHSORTED"]
 
 if __name__ == "__main__":
     writer = Writer()
@@ -321,4 +579,11 @@ if __name__ == "__main__":
     unary_cases(writer)
     where_cases(writer)
     clamp_cases(writer)
+    binary2_cases(writer)
+    unary2_cases(writer)
+    parameter_cases(writer)
+    ternary_cases(writer)
+    reduction_support(writer)
+    matmul_support(writer)
+    index_support(writer)
     emit(writer)

@@ -540,6 +540,44 @@ static void fill_converts_like_copy(void)
     test_tensor_free(&out);
 }
 
+/* out = a @ b written over a itself, then out = c + a @ b over c: the
+ * kernel computes into scratch memory where the output overlaps a or b. */
+static void matmul_output_may_alias_an_input(void)
+{
+    test_current = "matmul_output_may_alias_an_input";
+    const int64_t shape[2] = {2, 2};
+    const double a[] = {1, 2, 3, 4}, b[] = {5, 6, 7, 8}, c[] = {0.5, -1, 100, 2};
+    test_tensor in[3];
+    for (int k = 0; k < 3; k++) {
+        test_tensor_init(&in[k], TSR_FLOAT64, 2, shape, NULL, 0, 4);
+        for (int64_t i = 0; i < 4; i++) {
+            int64_t index[2] = {i / 2, i % 2};
+            const double *v = k == 0 ? a : k == 1 ? b : c;
+            test_element_set(TSR_FLOAT64, test_tensor_at(&in[k], index), v[i], 0.0);
+        }
+    }
+    tsr_elementwise_attrs attrs = {sizeof attrs, 1, {{TSR_SCALAR_INT, 0, {.i = 1}},
+                                                    {TSR_SCALAR_INT, 0, {.i = 1}}}};
+    CHECK_INT(test_run(TSR_OP_MATMUL, TSR_FLOAT64, &in[2], in, 3, &attrs), TSR_OK);
+    const double with_c[] = {19.5, 21, 143, 52};
+    for (int64_t i = 0; i < 4; i++) {
+        int64_t index[2] = {i / 2, i % 2};
+        CHECK_SAME_DOUBLE(test_element_real(TSR_FLOAT64, test_tensor_at(&in[2], index)),
+                          with_c[i]);
+    }
+    attrs.mode = 0;
+    CHECK_INT(test_run(TSR_OP_MATMUL, TSR_FLOAT64, &in[0], in, 2, &attrs), TSR_OK);
+    const double product[] = {19, 22, 43, 50};
+    for (int64_t i = 0; i < 4; i++) {
+        int64_t index[2] = {i / 2, i % 2};
+        CHECK_SAME_DOUBLE(test_element_real(TSR_FLOAT64, test_tensor_at(&in[0], index)),
+                          product[i]);
+    }
+    for (int k = 0; k < 3; k++) {
+        test_tensor_free(&in[k]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -573,6 +611,7 @@ int main(int argc, char **argv)
     integer_arithmetic_wraps();
     add_alpha_is_rounded_to_the_dtype_and_wraps();
     fill_converts_like_copy();
+    matmul_output_may_alias_an_input();
     test_kernel_table_equals_pytorch_support();
     test_torch_cases();
     test_plugin_close();

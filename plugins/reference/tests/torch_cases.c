@@ -18,7 +18,8 @@ typedef struct torch_case {
     int32_t count;
     const char *inputs[3]; /* hex of the raw elements */
     const char *expected;
-    int exact; /* bit-exact, beyond NaN payloads; otherwise within tolerance */
+    int exact;           /* bit-exact, beyond NaN payloads; otherwise within tolerance */
+    tsr_scalar extra[2]; /* scalars[1] and [2] of ops with more parameters */
 } torch_case;
 
 typedef struct torch_triple {
@@ -241,7 +242,7 @@ static int run_case(const torch_case *c, int layout)
     if (layout == IN_PLACE) {
         out = &b.in[in_place_input(c)];
     }
-    tsr_elementwise_attrs attrs = {sizeof attrs, c->mode, {c->scalar, {0}}};
+    tsr_elementwise_attrs attrs = {sizeof attrs, c->mode, {c->scalar, c->extra[0], c->extra[1]}};
     int status = test_run(c->op, c->dtype_in, out, b.in, c->arity, &attrs);
     int mismatches = 0;
     if (status != TSR_OK) {

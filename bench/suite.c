@@ -1,0 +1,320 @@
+/* The suite and its tessera side. Every call makes a fresh output and
+ * releases it, as a PyTorch call does; inputs are made once per entry from
+ * a seeded generator on the backend under test. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <tessera/nn.h>
+#include <tessera/products.h>
+#include <tessera/reduce.h>
+#include <tessera/sorting.h>
+
+#include "bench.h"
+
+double bench_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double bench_median(double *values, int count)
+{
+    if (count <= 0) {
+        return -1.0;
+    }
+    qsort(values, (size_t)count, sizeof *values, compare_doubles);
+    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The entries                                                               */
+/* ------------------------------------------------------------------------ */
+
+typedef enum entry_kind {
+    KIND_MATMUL,
+    KIND_ADD,
+    KIND_MUL,
+    KIND_EXP,
+    KIND_SUM,
+    KIND_SOFTMAX,
+    KIND_LAYER_NORM,
+    KIND_CROSS_ENTROPY,
+    KIND_SORT,
+    KIND_OVERHEAD,
+} entry_kind;
+
+static entry_kind kind_of(const bench_entry *e)
+{
+    static const struct {
+        const char *prefix;
+        entry_kind kind;
+    } kinds[] = {{"matmul", KIND_MATMUL},         {"add", KIND_ADD},
+                 {"mul", KIND_MUL},               {"exp", KIND_EXP},
+                 {"sum", KIND_SUM},               {"softmax", KIND_SOFTMAX},
+                 {"layer_norm", KIND_LAYER_NORM}, {"cross_entropy", KIND_CROSS_ENTROPY},
+                 {"sort", KIND_SORT},             {"overhead", KIND_OVERHEAD}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (strncmp(e->name, kinds[i].prefix, strlen(kinds[i].prefix)) == 0) {
+            return kinds[i].kind;
+        }
+    }
+    return KIND_OVERHEAD;
+}
+
+static bench_entry *add_entry(bench_entry *entries, int *count, int capacity, const char *name)
+{
+    if (*count >= capacity) {
+        return NULL;
+    }
+    bench_entry *e = &entries[(*count)++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    e->tessera = e->torch = e->raw = -1.0;
+    return e;
+}
+
+int bench_suite_build(const bench_config *config, bench_entry *entries, int capacity)
+{
+    int count = 0;
+    bool q = config->quick;
+    static const int64_t full_mm[4] = {256, 512, 1024, 2048}, quick_mm[4] = {16, 32, 48, 64};
+    for (int i = 0; i < 4; i++) {
+        int64_t n = q ? quick_mm[i] : full_mm[i];
+        char name[48];
+        snprintf(name, sizeof name, "matmul_f32_%d", (int)(q ? full_mm[i] : n));
+        bench_entry *e = add_entry(entries, &count, capacity, name);
+        snprintf(e->shape, sizeof e->shape, "%lldx%lld @ %lldx%lld", (long long)n, (long long)n,
+                 (long long)n, (long long)n);
+        e->size[0] = n;
+        e->work = 2.0 * (double)n * (double)n * (double)n;
+        e->unit = "GFLOP/s";
+        e->limit = BENCH_LIMIT_SGEMM;
+        e->target_kind = n >= 1024 || (q && i >= 2) ? BENCH_TARGET_LIMIT : BENCH_TARGET_NONE;
+        e->target = 0.95;
+    }
+    int64_t big = q ? 65536 : (int64_t)16 << 20;
+    static const char *streams[] = {"add_16M", "mul_16M", "exp_16M", "sum_16M"};
+    for (int i = 0; i < 4; i++) {
+        bench_entry *e = add_entry(entries, &count, capacity, streams[i]);
+        snprintf(e->shape, sizeof e->shape, "%lld float32", (long long)big);
+        e->size[0] = big;
+        e->unit = "GB/s";
+        if (i < 2) {
+            e->work = 12.0 * (double)big; /* two reads, one write */
+            e->limit = BENCH_LIMIT_STREAM_ADD;
+            e->target_kind = BENCH_TARGET_LIMIT;
+            e->target = 0.85;
+        } else if (i == 2) {
+            e->work = 8.0 * (double)big;
+            e->limit = BENCH_LIMIT_COPY;
+            e->target_kind = BENCH_TARGET_TORCH;
+            e->target = 2.0;
+        } else {
+            e->work = 4.0 * (double)big;
+            e->limit = BENCH_LIMIT_READ_SUM;
+            e->target_kind = BENCH_TARGET_LIMIT;
+            e->target = 0.9;
+        }
+    }
+    static const struct {
+        const char *name;
+        int64_t rows, cols, quick_rows, quick_cols;
+        bench_limit limit;
+    } rows[] = {{"softmax_4096x4096", 4096, 4096, 64, 64, BENCH_LIMIT_COPY},
+                {"layer_norm_8192x1024", 8192, 1024, 128, 64, BENCH_LIMIT_COPY},
+                {"cross_entropy_8192x1000", 8192, 1000, 128, 10, BENCH_LIMIT_NONE}};
+    for (int i = 0; i < 3; i++) {
+        bench_entry *e = add_entry(entries, &count, capacity, rows[i].name);
+        e->size[1] = q ? rows[i].quick_rows : rows[i].rows;
+        e->size[2] = q ? rows[i].quick_cols : rows[i].cols;
+        e->size[0] = e->size[1] * e->size[2];
+        snprintf(e->shape, sizeof e->shape, "%lldx%lld float32", (long long)e->size[1],
+                 (long long)e->size[2]);
+        e->unit = "GB/s";
+        e->work = (rows[i].limit == BENCH_LIMIT_COPY ? 8.0 : 4.0) * (double)e->size[0];
+        e->limit = rows[i].limit;
+        e->target_kind = BENCH_TARGET_TORCH;
+        e->target = 3.0;
+    }
+    bench_entry *e = add_entry(entries, &count, capacity, "sort_4M");
+    e->size[0] = q ? 4096 : (int64_t)4 << 20;
+    snprintf(e->shape, sizeof e->shape, "%lld float32", (long long)e->size[0]);
+    e->unit = "ms";
+    e->target_kind = BENCH_TARGET_TORCH;
+    e->target = 2.0;
+    e = add_entry(entries, &count, capacity, "overhead_add_1");
+    e->size[0] = q ? 2000 : 200000; /* calls per timed run */
+    snprintf(e->shape, sizeof e->shape, "1 float32 + 1 float32");
+    e->unit = "us";
+    e->target_kind = BENCH_TARGET_MAX;
+    e->target = 0.25e-6;
+    if (config->only != NULL) {
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            if (strstr(entries[i].name, config->only) != NULL) {
+                entries[kept++] = entries[i];
+            }
+        }
+        count = kept;
+    }
+    return count;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Measuring                                                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef struct bench_inputs {
+    tsr_tensor *a, *b, *w, *bias, *target;
+} bench_inputs;
+
+static void release_inputs(bench_inputs *in)
+{
+    tsr_tensor_release(in->a);
+    tsr_tensor_release(in->b);
+    tsr_tensor_release(in->w);
+    tsr_tensor_release(in->bias);
+    tsr_tensor_release(in->target);
+}
+
+static tsr_status make_inputs(const bench_entry *e, tsr_backend *backend, bench_inputs *in)
+{
+    tsr_generator *gen = NULL;
+    tsr_status st = tsr_generator_create(1234, &gen);
+    if (st != TSR_OK) {
+        return st;
+    }
+    int64_t n = e->size[0], rows = e->size[1], cols = e->size[2];
+    int64_t square[2] = {n, n}, flat[1] = {n}, table[2] = {rows, cols}, row[1] = {cols};
+    int64_t one[1] = {1}, targets[1] = {rows};
+    switch (kind_of(e)) {
+    case KIND_MATMUL:
+        st = tsr_randn(gen, 2, square, TSR_FLOAT32, backend, &in->a);
+        if (st == TSR_OK) {
+            st = tsr_randn(gen, 2, square, TSR_FLOAT32, backend, &in->b);
+        }
+        break;
+    case KIND_ADD:
+    case KIND_MUL:
+    case KIND_EXP:
+    case KIND_SUM:
+    case KIND_SORT:
+        st = tsr_randn(gen, 1, flat, TSR_FLOAT32, backend, &in->a);
+        if (st == TSR_OK) {
+            st = tsr_randn(gen, 1, flat, TSR_FLOAT32, backend, &in->b);
+        }
+        break;
+    case KIND_SOFTMAX:
+        st = tsr_randn(gen, 2, table, TSR_FLOAT32, backend, &in->a);
+        break;
+    case KIND_LAYER_NORM:
+        st = tsr_randn(gen, 2, table, TSR_FLOAT32, backend, &in->a);
+        if (st == TSR_OK) {
+            st = tsr_randn(gen, 1, row, TSR_FLOAT32, backend, &in->w);
+        }
+        if (st == TSR_OK) {
+            st = tsr_randn(gen, 1, row, TSR_FLOAT32, backend, &in->bias);
+        }
+        break;
+    case KIND_CROSS_ENTROPY:
+        st = tsr_randn(gen, 2, table, TSR_FLOAT32, backend, &in->a);
+        if (st == TSR_OK) {
+            st = tsr_randint(gen, 0, cols, 1, targets, TSR_INT64, backend, &in->target);
+        }
+        break;
+    case KIND_OVERHEAD:
+        st = tsr_randn(gen, 1, one, TSR_FLOAT32, backend, &in->a);
+        if (st == TSR_OK) {
+            st = tsr_randn(gen, 1, one, TSR_FLOAT32, backend, &in->b);
+        }
+        break;
+    }
+    tsr_generator_destroy(gen);
+    return st;
+}
+
+/* One call of the entry's op, its outputs released. */
+static tsr_status call_once(const bench_entry *e, const bench_inputs *in)
+{
+    tsr_tensor *out = NULL, *extra = NULL;
+    tsr_status st;
+    int64_t last = -1;
+    switch (kind_of(e)) {
+    case KIND_MATMUL:
+        st = tsr_matmul(in->a, in->b, &out);
+        break;
+    case KIND_ADD:
+        st = tsr_add(in->a, in->b, &out);
+        break;
+    case KIND_MUL:
+        st = tsr_mul(in->a, in->b, &out);
+        break;
+    case KIND_EXP:
+        st = tsr_unary(TSR_OP_EXP, in->a, &out);
+        break;
+    case KIND_SUM:
+        st = tsr_sum(in->a, NULL, 0, false, TSR_DTYPE_INFER, &out);
+        break;
+    case KIND_SOFTMAX:
+        st = tsr_softmax(in->a, last, TSR_DTYPE_INFER, &out);
+        break;
+    case KIND_LAYER_NORM:
+        st = tsr_layer_norm(in->a, 1, &e->size[2], in->w, in->bias, 1e-5, &out);
+        break;
+    case KIND_CROSS_ENTROPY:
+        st = tsr_cross_entropy(in->a, in->target, NULL, -100, TSR_LOSS_MEAN, 0.0, &out);
+        break;
+    case KIND_SORT:
+        st = tsr_sort(in->a, 0, false, &out, &extra);
+        break;
+    default: {
+        st = TSR_OK;
+        for (int64_t i = 0; i < e->size[0] && st == TSR_OK; i++) {
+            st = tsr_add(in->a, in->b, &out);
+            tsr_tensor_release(out);
+            out = NULL;
+        }
+        break;
+    }
+    }
+    tsr_tensor_release(out);
+    tsr_tensor_release(extra);
+    return st;
+}
+
+void bench_suite_measure(const bench_config *config, tsr_backend *backend, bench_entry *e)
+{
+    bench_inputs in = {0};
+    tsr_status st = make_inputs(e, backend, &in);
+    if (st == TSR_OK) {
+        st = call_once(e, &in); /* warm up: caches, allocator, pool */
+    }
+    if (st != TSR_OK) {
+        snprintf(e->note, sizeof e->note, "skipped: %s", tsr_last_error());
+        release_inputs(&in);
+        return;
+    }
+    double times[64];
+    int reps = config->reps < 64 ? config->reps : 64;
+    for (int r = 0; r < reps && st == TSR_OK; r++) {
+        double t0 = bench_now();
+        st = call_once(e, &in);
+        tsr_backend_synchronize(backend);
+        times[r] = bench_now() - t0;
+    }
+    e->tessera = st == TSR_OK ? bench_median(times, reps) : -1.0;
+    if (kind_of(e) == KIND_OVERHEAD && e->tessera > 0) {
+        e->tessera /= (double)e->size[0];
+    }
+    release_inputs(&in);
+}

@@ -1,0 +1,178 @@
+/* The thread pool (see cpu_pool.h).
+ *
+ * A loop is published by bumping `generation`; every worker joins every loop
+ * (taking tasks from a shared counter until none is left) and then reports
+ * in `finished`. The caller only returns, and only reuses the job fields,
+ * once every worker has reported, so no worker can ever read a later loop's
+ * fields for an earlier one. Waking a sleeping worker costs a futex call;
+ * loops are only used for work far larger than that. */
+#define _GNU_SOURCE
+#include "cpu_pool.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CPU_RELAX() _mm_pause()
+#else
+#define CPU_RELAX() ((void)0)
+#endif
+
+/* About 50 microseconds of polling before a worker sleeps. */
+enum { SPIN_ROUNDS = 20000 };
+
+struct tsr__cpu_pool {
+    int threads;
+    int started; /* workers running */
+    pthread_t *workers;
+    pthread_mutex_t submit; /* one loop at a time */
+    pthread_mutex_t lock;   /* for sleeping and waking */
+    pthread_cond_t wake;
+    atomic_uint_fast64_t generation;
+    atomic_int sleepers;
+    atomic_int finished;
+    atomic_int stop;
+    /* The current loop. */
+    tsr__cpu_task_fn fn;
+    void *context;
+    int64_t tasks;
+    atomic_int_fast64_t next;
+};
+
+/* Set while a thread runs pool tasks: a nested loop runs inline. */
+static _Thread_local int in_pool_task;
+
+static void run_tasks(tsr__cpu_pool *pool)
+{
+    in_pool_task = 1;
+    for (;;) {
+        int64_t task = atomic_fetch_add_explicit(&pool->next, 1, memory_order_relaxed);
+        if (task >= pool->tasks) {
+            break;
+        }
+        pool->fn(pool->context, task);
+    }
+    in_pool_task = 0;
+}
+
+static uint64_t wait_for_generation(tsr__cpu_pool *pool, uint64_t seen)
+{
+    for (int i = 0; i < SPIN_ROUNDS; i++) {
+        uint64_t now = atomic_load_explicit(&pool->generation, memory_order_acquire);
+        if (now != seen || atomic_load_explicit(&pool->stop, memory_order_relaxed)) {
+            return now;
+        }
+        CPU_RELAX();
+    }
+    pthread_mutex_lock(&pool->lock);
+    atomic_fetch_add(&pool->sleepers, 1);
+    uint64_t now;
+    /* seq_cst against the caller's generation bump and sleepers check. */
+    while ((now = atomic_load(&pool->generation)) == seen &&
+           !atomic_load(&pool->stop)) {
+        pthread_cond_wait(&pool->wake, &pool->lock);
+    }
+    atomic_fetch_sub(&pool->sleepers, 1);
+    pthread_mutex_unlock(&pool->lock);
+    return now;
+}
+
+static void *worker_main(void *arg)
+{
+    tsr__cpu_pool *pool = arg;
+    uint64_t seen = 0;
+    for (;;) {
+        seen = wait_for_generation(pool, seen);
+        if (atomic_load(&pool->stop)) {
+            break;
+        }
+        run_tasks(pool);
+        atomic_fetch_add_explicit(&pool->finished, 1, memory_order_release);
+    }
+    return NULL;
+}
+
+tsr__cpu_pool *tsr__cpu_pool_create(int threads)
+{
+    tsr__cpu_pool *pool = calloc(1, sizeof *pool);
+    if (pool == NULL) {
+        return NULL;
+    }
+    pool->threads = threads < 1 ? 1 : threads;
+    pthread_mutex_init(&pool->submit, NULL);
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    if (pool->threads > 1) {
+        pool->workers = calloc((size_t)pool->threads - 1, sizeof(pthread_t));
+        if (pool->workers == NULL) {
+            tsr__cpu_pool_destroy(pool);
+            return NULL;
+        }
+        for (int i = 0; i < pool->threads - 1; i++) {
+            if (pthread_create(&pool->workers[i], NULL, worker_main, pool) != 0) {
+                break;
+            }
+            pool->started++;
+        }
+    }
+    /* Fewer workers than asked for still give the same results. */
+    return pool;
+}
+
+void tsr__cpu_pool_destroy(tsr__cpu_pool *pool)
+{
+    if (pool == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&pool->lock);
+    atomic_store(&pool->stop, 1);
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->lock);
+    for (int i = 0; i < pool->started; i++) {
+        pthread_join(pool->workers[i], NULL);
+    }
+    free(pool->workers);
+    pthread_cond_destroy(&pool->wake);
+    pthread_mutex_destroy(&pool->lock);
+    pthread_mutex_destroy(&pool->submit);
+    free(pool);
+}
+
+int tsr__cpu_pool_threads(const tsr__cpu_pool *pool)
+{
+    return pool->threads;
+}
+
+static void run_inline(int64_t tasks, tsr__cpu_task_fn fn, void *context)
+{
+    for (int64_t t = 0; t < tasks; t++) {
+        fn(context, t);
+    }
+}
+
+void tsr__cpu_pool_run(tsr__cpu_pool *pool, int64_t tasks, tsr__cpu_task_fn fn, void *context)
+{
+    if (tasks <= 1 || pool == NULL || pool->started == 0 || in_pool_task ||
+        pthread_mutex_trylock(&pool->submit) != 0) {
+        run_inline(tasks, fn, context);
+        return;
+    }
+    pool->fn = fn;
+    pool->context = context;
+    pool->tasks = tasks;
+    atomic_store_explicit(&pool->next, 0, memory_order_relaxed);
+    atomic_store_explicit(&pool->finished, 0, memory_order_relaxed);
+    atomic_fetch_add(&pool->generation, 1); /* seq_cst: ordered before reading sleepers */
+    if (atomic_load(&pool->sleepers) > 0) {
+        pthread_mutex_lock(&pool->lock);
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->lock);
+    }
+    run_tasks(pool);
+    while (atomic_load_explicit(&pool->finished, memory_order_acquire) < pool->started) {
+        CPU_RELAX();
+    }
+    pthread_mutex_unlock(&pool->submit);
+}

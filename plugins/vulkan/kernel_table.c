@@ -1,0 +1,132 @@
+/* The kernel table: what this device runs, built once at init.
+ *
+ * A row is listed only when its shader can be created on the device found
+ * (int64 needs shaderInt64; float64, and pow on float types, need
+ * shaderFloat64 too), so the table is the capability answer and nothing
+ * else is consulted. Every row accepts strided, broadcast (0-stride) and
+ * in-place operands.
+ */
+#include <stdlib.h>
+
+#include "backend.h"
+#include "host.h"
+#include "kernels.h"
+
+#define TSR__VK_BIT(dtype) (1u << (dtype))
+#define TSR__VK_FLOATS                                                                             \
+    (TSR__VK_BIT(TSR_FLOAT16) | TSR__VK_BIT(TSR_BFLOAT16) | TSR__VK_BIT(TSR_FLOAT32) |             \
+     TSR__VK_BIT(TSR_FLOAT64))
+#define TSR__VK_INTS                                                                               \
+    (TSR__VK_BIT(TSR_UINT8) | TSR__VK_BIT(TSR_INT8) | TSR__VK_BIT(TSR_INT16) |                     \
+     TSR__VK_BIT(TSR_INT32) | TSR__VK_BIT(TSR_INT64))
+#define TSR__VK_BOOLS TSR__VK_BIT(TSR_BOOL)
+#define TSR__VK_NUMBERS (TSR__VK_FLOATS | TSR__VK_INTS)
+#define TSR__VK_ALL (TSR__VK_NUMBERS | TSR__VK_BOOLS)
+
+#define TSR__VK_FLAGS (TSR_KERNEL_STRIDED | TSR_KERNEL_BROADCAST | TSR_KERNEL_INPLACE)
+
+/* Which dtypes each elementwise op is defined for, as PyTorch defines them
+ * (bool arithmetic only where PyTorch allows it). */
+static const struct {
+    int32_t op;
+    uint32_t dtypes;
+} tsr__vk_elementwise_rows[] = {
+    {TSR_OP_ADD, TSR__VK_ALL},
+    {TSR_OP_SUB, TSR__VK_NUMBERS},
+    {TSR_OP_MUL, TSR__VK_ALL},
+    {TSR_OP_DIV, TSR__VK_NUMBERS},
+    {TSR_OP_FLOOR_DIVIDE, TSR__VK_NUMBERS},
+    {TSR_OP_REMAINDER, TSR__VK_NUMBERS},
+    {TSR_OP_POW, TSR__VK_NUMBERS},
+    {TSR_OP_MAXIMUM, TSR__VK_ALL},
+    {TSR_OP_MINIMUM, TSR__VK_ALL},
+    {TSR_OP_EQ, TSR__VK_ALL},
+    {TSR_OP_NE, TSR__VK_ALL},
+    {TSR_OP_LT, TSR__VK_ALL},
+    {TSR_OP_LE, TSR__VK_ALL},
+    {TSR_OP_GT, TSR__VK_ALL},
+    {TSR_OP_GE, TSR__VK_ALL},
+    {TSR_OP_LOGICAL_AND, TSR__VK_ALL},
+    {TSR_OP_LOGICAL_OR, TSR__VK_ALL},
+    {TSR_OP_LOGICAL_XOR, TSR__VK_ALL},
+    {TSR_OP_NEG, TSR__VK_NUMBERS},
+    {TSR_OP_ABS, TSR__VK_NUMBERS},
+    {TSR_OP_SIGN, TSR__VK_NUMBERS},
+    {TSR_OP_EXP, TSR__VK_FLOATS},
+    {TSR_OP_LOG, TSR__VK_FLOATS},
+    {TSR_OP_LOG1P, TSR__VK_FLOATS},
+    {TSR_OP_EXPM1, TSR__VK_FLOATS},
+    {TSR_OP_SQRT, TSR__VK_FLOATS},
+    {TSR_OP_RSQRT, TSR__VK_FLOATS},
+    {TSR_OP_SIN, TSR__VK_FLOATS},
+    {TSR_OP_COS, TSR__VK_FLOATS},
+    {TSR_OP_TANH, TSR__VK_FLOATS},
+    {TSR_OP_SIGMOID, TSR__VK_FLOATS},
+    {TSR_OP_RELU, TSR__VK_NUMBERS},
+    {TSR_OP_GELU, TSR__VK_FLOATS},
+    {TSR_OP_ERF, TSR__VK_FLOATS},
+    {TSR_OP_LOGICAL_NOT, TSR__VK_ALL},
+    {TSR_OP_WHERE, TSR__VK_ALL},
+    {TSR_OP_CLAMP, TSR__VK_NUMBERS},
+};
+
+/* Dtypes whose tensors this device can hold and convert at all. */
+static uint32_t tsr__vk_device_dtypes(const struct tsr__vk_device *dev)
+{
+    uint32_t set = TSR__VK_BOOLS | TSR__VK_BIT(TSR_UINT8) | TSR__VK_BIT(TSR_INT8) |
+                   TSR__VK_BIT(TSR_INT16) | TSR__VK_BIT(TSR_INT32) | TSR__VK_BIT(TSR_FLOAT16) |
+                   TSR__VK_BIT(TSR_BFLOAT16) | TSR__VK_BIT(TSR_FLOAT32);
+    if (tsr__vk_shader_supported(dev, TSR__VK_SHADER_COPY_INT64))
+        set |= TSR__VK_BIT(TSR_INT64);
+    if (tsr__vk_shader_supported(dev, TSR__VK_SHADER_COPY_FLOAT64))
+        set |= TSR__VK_BIT(TSR_FLOAT64);
+    return set;
+}
+
+static void tsr__vk_add(struct tsr__vk_backend *b, size_t *n, int32_t op, int32_t in, int32_t out,
+                        tsr_kernel_fn fn)
+{
+    if (b->kernels)
+        b->kernels[*n] = (tsr_kernel_entry){op, in, out, TSR__VK_FLAGS, fn};
+    ++*n;
+}
+
+/* Two passes over the same rules: count, then fill. */
+static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
+{
+    const struct tsr__vk_device *dev = &b->device;
+    uint32_t have = tsr__vk_device_dtypes(dev);
+    size_t n = 0;
+    for (int32_t from = 0; from < TSR_DTYPE_COUNT; ++from)
+        for (int32_t to = 0; to < TSR_DTYPE_COUNT; ++to)
+            if ((have & TSR__VK_BIT(from)) && (have & TSR__VK_BIT(to)) &&
+                tsr__vk_shader_supported(dev, tsr__vk_copy_shader(from, to)))
+                tsr__vk_add(b, &n, TSR_OP_COPY, from, to, tsr__vk_kernel_copy);
+    for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype)
+        if (have & TSR__VK_BIT(dtype))
+            tsr__vk_add(b, &n, TSR_OP_FILL, dtype, dtype, tsr__vk_kernel_fill);
+    size_t rows = sizeof tsr__vk_elementwise_rows / sizeof tsr__vk_elementwise_rows[0];
+    for (size_t r = 0; r < rows; ++r) {
+        int32_t op = tsr__vk_elementwise_rows[r].op;
+        for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype) {
+            uint32_t bit = TSR__VK_BIT(dtype);
+            if (!(tsr__vk_elementwise_rows[r].dtypes & bit & have) ||
+                !tsr__vk_shader_supported(dev, tsr__vk_elementwise_shader(op, dtype)))
+                continue;
+            int32_t out = tsr__vk_elementwise_bool_out(op) ? TSR_BOOL : dtype;
+            tsr__vk_add(b, &n, op, dtype, out, tsr__vk_kernel_elementwise);
+        }
+    }
+    return n;
+}
+
+int tsr__vk_kernel_table_build(struct tsr__vk_backend *b)
+{
+    b->kernels = NULL;
+    size_t count = tsr__vk_fill_table(b);
+    b->kernels = calloc(count, sizeof *b->kernels);
+    if (!b->kernels)
+        return tsr__vk_error(b->host, TSR_ERR_OUT_OF_MEMORY, "out of host memory");
+    b->kernel_count = tsr__vk_fill_table(b);
+    return TSR_OK;
+}

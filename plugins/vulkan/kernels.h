@@ -1,0 +1,32 @@
+/* The kernel functions the table points at, and which shader each
+ * (op, dtype) runs on, so kernel_table.c can register exactly what the
+ * device can create. */
+#ifndef TSR_VULKAN_KERNELS_H
+#define TSR_VULKAN_KERNELS_H
+
+#include <stdint.h>
+
+#include <tessera/plugin.h>
+
+/* kernels_elementwise.c: the arithmetic, comparison, logical, unary, where
+ * and clamp ops. Inputs arrive in the computation dtype, broadcast to the
+ * output's shape (plugin.h). */
+int tsr__vk_kernel_elementwise(void *backend, const tsr_kernel_args *args);
+
+/* Whether `op` is one tsr__vk_kernel_elementwise runs. */
+int tsr__vk_elementwise_op(int32_t op);
+
+/* Whether `op` writes bool whatever its input dtype (comparisons, logical). */
+int tsr__vk_elementwise_bool_out(int32_t op);
+
+/* The shader (enum tsr__vk_shader) running `op` on `dtype`. */
+int tsr__vk_elementwise_shader(int32_t op, int32_t dtype);
+
+/* kernels_copy.c: copy (any dtype to any dtype) and fill. */
+int tsr__vk_kernel_copy(void *backend, const tsr_kernel_args *args);
+int tsr__vk_kernel_fill(void *backend, const tsr_kernel_args *args);
+
+/* The shader converting `from` to `to`. */
+int tsr__vk_copy_shader(int32_t from, int32_t to);
+
+#endif /* TSR_VULKAN_KERNELS_H */

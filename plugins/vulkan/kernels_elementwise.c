@@ -1,0 +1,167 @@
+#include <string.h>
+
+#include "host.h"
+#include "kernels.h"
+#include "launch.h"
+#include "scalar.h"
+
+int tsr__vk_elementwise_op(int32_t op)
+{
+    return op >= TSR_OP_ADD && op <= TSR_OP_CLAMP;
+}
+
+int tsr__vk_elementwise_bool_out(int32_t op)
+{
+    return (op >= TSR_OP_EQ && op <= TSR_OP_LOGICAL_XOR) || op == TSR_OP_LOGICAL_NOT;
+}
+
+static int tsr__vk_arity(int32_t op)
+{
+    if (op == TSR_OP_WHERE || op == TSR_OP_CLAMP)
+        return 3;
+    if (op >= TSR_OP_ADD && op <= TSR_OP_LOGICAL_XOR)
+        return 2;
+    return 1;
+}
+
+int tsr__vk_elementwise_shader(int32_t op, int32_t dtype)
+{
+    if (op == TSR_OP_WHERE)
+        return TSR__VK_SHADER_EW_INT; /* moves bits of any dtype */
+    switch (dtype) {
+    case TSR_FLOAT16:
+    case TSR_BFLOAT16:
+    case TSR_FLOAT32:
+        return op == TSR_OP_POW ? TSR__VK_SHADER_EW_FLOAT64 : TSR__VK_SHADER_EW_FLOAT;
+    case TSR_FLOAT64:
+        return TSR__VK_SHADER_EW_FLOAT64;
+    case TSR_INT64:
+        return TSR__VK_SHADER_EW_INT64;
+    default:
+        return TSR__VK_SHADER_EW_INT;
+    }
+}
+
+static int tsr__vk_is_integral(int32_t dtype)
+{
+    return dtype == TSR_BOOL || dtype == TSR_UINT8 || dtype == TSR_INT8 || dtype == TSR_INT16 ||
+           dtype == TSR_INT32 || dtype == TSR_INT64;
+}
+
+/* add/sub's alpha in the shader's compute type, as push-constant words. */
+static int tsr__vk_alpha(struct tsr__vk_backend *b, const tsr_elementwise_attrs *attrs, int shader,
+                         int32_t dtype, uint32_t scalar[2])
+{
+    tsr_scalar one = {.kind = TSR_SCALAR_INT, .v.i = 1};
+    const tsr_scalar *alpha = attrs ? &attrs->scalars[0] : &one;
+    if (tsr__vk_is_integral(dtype) && alpha->kind != TSR_SCALAR_INT &&
+        alpha->kind != TSR_SCALAR_BOOL)
+        return tsr__vk_error(b->host, TSR_ERR_VALUE,
+                             "for integral input tensors, alpha must not be a floating point "
+                             "number");
+    uint64_t bits;
+    if (shader == TSR__VK_SHADER_EW_FLOAT) {
+        float f = alpha->kind == TSR_SCALAR_INT || alpha->kind == TSR_SCALAR_BOOL
+                      ? (float)alpha->v.i
+                      : (float)tsr__vk_scalar_as_double(alpha);
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        bits = u;
+    } else if (shader == TSR__VK_SHADER_EW_FLOAT64) {
+        double d = tsr__vk_scalar_as_double(alpha);
+        memcpy(&bits, &d, sizeof bits);
+    } else {
+        bits = (uint64_t)alpha->v.i; /* int32 shaders use the low word: same wrap */
+    }
+    scalar[0] = (uint32_t)bits;
+    scalar[1] = (uint32_t)(bits >> 32);
+    return TSR_OK;
+}
+
+/* The op's mode as a specialisation constant; 0 for ops without one, so
+ * they share a pipeline whatever the attrs say. */
+static int32_t tsr__vk_mode(int32_t op, const tsr_elementwise_attrs *attrs)
+{
+    if (!attrs || attrs->struct_size < offsetof(tsr_elementwise_attrs, mode) + sizeof(int32_t))
+        return 0;
+    if (op == TSR_OP_DIV || op == TSR_OP_GELU)
+        return attrs->mode;
+    if (op == TSR_OP_CLAMP)
+        return attrs->mode & (TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX);
+    return 0;
+}
+
+static int tsr__vk_check_dtypes(struct tsr__vk_backend *b, const tsr_kernel_args *args,
+                                int32_t dtype)
+{
+    int32_t op = args->op;
+    for (int i = 0; i < args->num_inputs; ++i) {
+        int32_t want = op == TSR_OP_WHERE && i == 0 ? TSR_BOOL : dtype;
+        if (args->inputs[i].dtype != want)
+            return tsr__vk_error(b->host, TSR_ERR_DTYPE, "input %d is %s, expected %s", i,
+                                 tsr__vk_dtype_name(args->inputs[i].dtype),
+                                 tsr__vk_dtype_name(want));
+    }
+    int32_t out = tsr__vk_elementwise_bool_out(op) ? TSR_BOOL : dtype;
+    if (args->outputs[0].dtype != out)
+        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "output is %s, expected %s",
+                             tsr__vk_dtype_name(args->outputs[0].dtype), tsr__vk_dtype_name(out));
+    return TSR_OK;
+}
+
+static int tsr__vk_prepare(struct tsr__vk_backend *b, const tsr_kernel_args *args,
+                           struct tsr__vk_launch *l)
+{
+    int32_t op = args->op;
+    int arity = tsr__vk_arity(op);
+    if (!tsr__vk_elementwise_op(op) || args->num_inputs != arity || args->num_outputs != 1 ||
+        !args->inputs || !args->outputs)
+        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
+                             "op %d: expected %d input(s) and 1 output", op, arity);
+    int32_t dtype = args->inputs[op == TSR_OP_WHERE ? 1 : 0].dtype;
+    int status = tsr__vk_check_dtypes(b, args, dtype);
+    if (status != TSR_OK)
+        return status;
+    const tsr_elementwise_attrs *attrs = args->attrs;
+    if (attrs && attrs->struct_size < offsetof(tsr_elementwise_attrs, scalars))
+        attrs = NULL;
+    int32_t mode = tsr__vk_mode(op, attrs);
+    if (op == TSR_OP_DIV && tsr__vk_is_integral(dtype) && mode == TSR_ROUND_NONE)
+        return tsr__vk_error(b->host, TSR_ERR_DTYPE,
+                             "true division of %s needs a floating dtype (the core converts "
+                             "first)",
+                             tsr__vk_dtype_name(dtype));
+    memset(l, 0, sizeof *l);
+    l->shader = tsr__vk_elementwise_shader(op, dtype);
+    l->spec = (struct tsr__vk_spec){op, dtype, args->outputs[0].dtype, mode};
+    l->out = &args->outputs[0];
+    l->num_in = arity;
+    for (int i = 0; i < arity; ++i)
+        l->in[i] = &args->inputs[i];
+    if (!tsr__vk_shader_supported(&b->device, l->shader))
+        return tsr__vk_error(b->host, TSR_ERR_DTYPE,
+                             "%s on this device needs shaderInt64 or "
+                             "shaderFloat64",
+                             tsr__vk_dtype_name(dtype));
+    if (op == TSR_OP_ADD || op == TSR_OP_SUB) {
+        if (attrs && attrs->struct_size < sizeof(tsr_elementwise_attrs))
+            attrs = NULL;
+        return tsr__vk_alpha(b, attrs, l->shader, dtype, l->scalar);
+    }
+    return TSR_OK;
+}
+
+int tsr__vk_kernel_elementwise(void *backend, const tsr_kernel_args *args)
+{
+    struct tsr__vk_backend *b = backend;
+    if (!args || args->struct_size < sizeof(tsr_kernel_args))
+        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "kernel arguments too old");
+    struct tsr__vk_launch l;
+    int status = tsr__vk_prepare(b, args, &l);
+    if (status != TSR_OK)
+        return status;
+    pthread_mutex_lock(&b->lock);
+    status = tsr__vk_launch(b, &l);
+    pthread_mutex_unlock(&b->lock);
+    return status;
+}

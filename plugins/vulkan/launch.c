@@ -1,0 +1,253 @@
+#include "launch.h"
+
+#include <string.h>
+
+#include "host.h"
+
+#define TSR__VK_OPERANDS 4
+
+int64_t tsr__vk_dtype_size(int32_t dtype)
+{
+    static const int64_t sizes[] = {
+#define TSR__VK_DTYPE_SIZE_(id, name, size) size,
+        TSR_DTYPE_LIST(TSR__VK_DTYPE_SIZE_)
+#undef TSR__VK_DTYPE_SIZE_
+    };
+    return dtype >= 0 && dtype < TSR_DTYPE_COUNT ? sizes[dtype] : 0;
+}
+
+const char *tsr__vk_dtype_name(int32_t dtype)
+{
+    static const char *const names[] = {
+#define TSR__VK_DTYPE_NAME_(id, name, size) name,
+        TSR_DTYPE_LIST(TSR__VK_DTYPE_NAME_)
+#undef TSR__VK_DTYPE_NAME_
+    };
+    return dtype >= 0 && dtype < TSR_DTYPE_COUNT ? names[dtype] : "?";
+}
+
+/* The operands after dimension merging: strides in bytes. */
+struct tsr__vk_layout {
+    int count; /* operands: output + inputs */
+    int ndim;  /* merged rank, >= 1 */
+    int64_t shape[TSR_MAX_DIMS];
+    int64_t stride[TSR__VK_OPERANDS][TSR_MAX_DIMS];
+    uint64_t numel;
+};
+
+/* A window of one block bound to one binding. */
+struct tsr__vk_window {
+    struct tsr__vk_buffer *buffer;
+    VkDeviceSize offset, range;
+    uint32_t base; /* byte offset of the first element inside the window */
+};
+
+static int tsr__vk_check_operands(struct tsr__vk_backend *b, const tsr_tensor_desc *const *ops,
+                                  int count)
+{
+    const tsr_tensor_desc *out = ops[0];
+    if (out->ndim < 0 || out->ndim > TSR_MAX_DIMS)
+        return tsr__vk_error(b->host, TSR_ERR_SHAPE, "rank %d is outside 0..%d", out->ndim,
+                             TSR_MAX_DIMS);
+    for (int k = 0; k < count; ++k) {
+        const tsr_tensor_desc *t = ops[k];
+        if (!t->data)
+            return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "operand %d has no memory", k);
+        if (tsr__vk_dtype_size(t->dtype) == 0)
+            return tsr__vk_error(b->host, TSR_ERR_DTYPE, "operand %d has dtype id %d", k, t->dtype);
+        if (t->ndim != out->ndim)
+            return tsr__vk_error(b->host, TSR_ERR_SHAPE,
+                                 "operand %d has rank %d, the output %d (inputs arrive "
+                                 "broadcast to the output's shape)",
+                                 k, t->ndim, out->ndim);
+        if (t->byte_offset < 0 || t->byte_offset % tsr__vk_dtype_size(t->dtype) != 0)
+            return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
+                                 "operand %d: byte offset %lld is not a multiple of its "
+                                 "element size",
+                                 k, (long long)t->byte_offset);
+        for (int d = 0; d < out->ndim; ++d) {
+            if (t->shape[d] != out->shape[d] || t->shape[d] < 0)
+                return tsr__vk_error(b->host, TSR_ERR_SHAPE,
+                                     "operand %d has extent %lld in dimension %d, the output "
+                                     "%lld",
+                                     k, (long long)t->shape[d], d, (long long)out->shape[d]);
+            if (t->strides[d] < 0)
+                return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
+                                     "operand %d has a negative stride", k);
+        }
+    }
+    return TSR_OK;
+}
+
+/* Drops extent-1 dimensions and merges neighbours that are contiguous with
+ * each other in every operand. Returns 0 when the output is empty. */
+static int tsr__vk_merge(const tsr_tensor_desc *const *ops, int count, struct tsr__vk_layout *lay)
+{
+    const tsr_tensor_desc *out = ops[0];
+    memset(lay, 0, sizeof *lay);
+    lay->count = count;
+    lay->numel = 1;
+    for (int d = 0; d < out->ndim; ++d) {
+        int64_t n = out->shape[d];
+        if (n == 0)
+            return 0;
+        /* Saturate: anything past 2^32 - 1 is refused later anyway. */
+        lay->numel = (uint64_t)n > UINT32_MAX || lay->numel * (uint64_t)n > UINT32_MAX
+                         ? (uint64_t)UINT32_MAX + 1
+                         : lay->numel * (uint64_t)n;
+        if (n == 1)
+            continue;
+        int last = lay->ndim - 1;
+        int mergeable = last >= 0;
+        for (int k = 0; k < count && mergeable; ++k) {
+            int64_t s = ops[k]->strides[d] * tsr__vk_dtype_size(ops[k]->dtype);
+            mergeable = lay->stride[k][last] == s * n;
+        }
+        if (mergeable) {
+            lay->shape[last] *= n;
+            for (int k = 0; k < count; ++k)
+                lay->stride[k][last] = ops[k]->strides[d] * tsr__vk_dtype_size(ops[k]->dtype);
+            continue;
+        }
+        lay->shape[lay->ndim] = n;
+        for (int k = 0; k < count; ++k)
+            lay->stride[k][lay->ndim] = ops[k]->strides[d] * tsr__vk_dtype_size(ops[k]->dtype);
+        lay->ndim++;
+    }
+    if (lay->ndim == 0) {
+        lay->ndim = 1;
+        lay->shape[0] = 1;
+    }
+    return 1;
+}
+
+static int tsr__vk_window_for(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
+                              const struct tsr__vk_layout *lay, struct tsr__vk_window *w)
+{
+    struct tsr__vk_buffer *buffer = t->data;
+    VkDeviceSize extent = (VkDeviceSize)tsr__vk_dtype_size(t->dtype);
+    int inside = buffer->block != NULL;
+    for (int d = 0; d < lay->ndim && inside; ++d) {
+        inside = (VkDeviceSize)lay->stride[k][d] <= buffer->size;
+        extent += inside ? (VkDeviceSize)(lay->shape[d] - 1) * (VkDeviceSize)lay->stride[k][d] : 0;
+    }
+    if (!inside || (VkDeviceSize)t->byte_offset + extent > buffer->size)
+        return tsr__vk_error(b->host, TSR_ERR_INDEX,
+                             "operand %d reaches byte %llu of a %llu-byte allocation", k,
+                             (unsigned long long)((VkDeviceSize)t->byte_offset + extent),
+                             (unsigned long long)buffer->size);
+    VkDeviceSize align = b->memory.alignment;
+    VkDeviceSize lo = buffer->offset + (VkDeviceSize)t->byte_offset;
+    VkDeviceSize start = lo / align * align;
+    VkDeviceSize end = (lo + extent + 3) / 4 * 4; /* whole words: shaders read uint arrays */
+    if (end - start > b->device.props.limits.maxStorageBufferRange)
+        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
+                             "operand %d spans %llu bytes; this device binds at most %u", k,
+                             (unsigned long long)(end - start),
+                             b->device.props.limits.maxStorageBufferRange);
+    w->buffer = buffer;
+    w->offset = start;
+    w->range = end - start;
+    w->base = (uint32_t)(lo - start);
+    return TSR_OK;
+}
+
+static void tsr__vk_write_meta(uint32_t *meta, const struct tsr__vk_layout *lay,
+                               const struct tsr__vk_window *windows)
+{
+    memset(meta, 0, TSR__VK_META_WORDS * sizeof *meta);
+    for (int k = 0; k < lay->count; ++k)
+        meta[TSR__VK_META_BASE + k] = windows[k].base;
+    for (int d = 0; d < lay->ndim; ++d) {
+        meta[TSR__VK_META_SHAPE + d] = (uint32_t)lay->shape[d];
+        for (int k = 0; k < lay->count; ++k)
+            meta[TSR__VK_META_STRIDES + k * TSR_MAX_DIMS + d] = (uint32_t)lay->stride[k][d];
+    }
+}
+
+static void tsr__vk_write_set(struct tsr__vk_backend *b, VkDescriptorSet set,
+                              VkDeviceSize meta_offset, const struct tsr__vk_window *windows,
+                              int count)
+{
+    VkDescriptorBufferInfo infos[TSR__VK_BINDING_COUNT];
+    infos[TSR__VK_BINDING_META] = (VkDescriptorBufferInfo){tsr__vk_submit_arena_buffer(&b->submit),
+                                                           meta_offset, TSR__VK_META_WORDS * 4};
+    for (int k = 0; k < TSR__VK_OPERANDS; ++k) {
+        /* Bindings of absent inputs repeat the output: every binding of the
+         * shared layout stays valid whatever a shader declares. */
+        const struct tsr__vk_window *w = &windows[k < count ? k : 0];
+        infos[TSR__VK_BINDING_OUT + k] =
+            (VkDescriptorBufferInfo){w->buffer->block->buffer, w->offset, w->range};
+    }
+    infos[TSR__VK_BINDING_STATUS] = (VkDescriptorBufferInfo){b->submit.status.buffer, 0, 16};
+    VkWriteDescriptorSet writes[TSR__VK_BINDING_COUNT];
+    for (uint32_t i = 0; i < TSR__VK_BINDING_COUNT; ++i) {
+        writes[i] = (VkWriteDescriptorSet){
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+            .dstSet = set,
+            .dstBinding = i,
+            .descriptorCount = 1,
+            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .pBufferInfo = &infos[i],
+        };
+    }
+    b->device.fns.vkUpdateDescriptorSets(b->device.device, TSR__VK_BINDING_COUNT, writes, 0, NULL);
+}
+
+static int tsr__vk_record(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
+                          const struct tsr__vk_layout *lay, const struct tsr__vk_window *windows)
+{
+    VkPipeline pipeline;
+    int status = tsr__vk_pipeline_get(&b->pipelines, l->shader, &l->spec, &pipeline);
+    VkCommandBuffer cmd;
+    if (status == TSR_OK)
+        status = tsr__vk_submit_begin(&b->submit, 1, TSR__VK_META_WORDS * 4, &cmd);
+    VkDescriptorSet set;
+    if (status == TSR_OK)
+        status = tsr__vk_submit_set(&b->submit, b->pipelines.set_layout, &set);
+    if (status != TSR_OK)
+        return status;
+    void *meta;
+    VkDeviceSize meta_offset = tsr__vk_submit_arena(&b->submit, TSR__VK_META_WORDS * 4, &meta);
+    tsr__vk_write_meta(meta, lay, windows);
+    tsr__vk_write_set(b, set, meta_offset, windows, lay->count);
+
+    struct tsr__vk_push push = {.numel = (uint32_t)lay->numel, .ndim = (uint32_t)lay->ndim};
+    memcpy(push.scalar, l->scalar, sizeof push.scalar);
+    uint64_t groups = (lay->numel + b->pipelines.local_size - 1) / b->pipelines.local_size;
+    if (groups > 65535) /* the guaranteed minimum of maxComputeWorkGroupCount[0] */
+        groups = 65535;
+    const struct tsr__vk_fns *fns = &b->device.fns;
+    fns->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    fns->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, b->pipelines.layout, 0, 1,
+                                 &set, 0, NULL);
+    fns->vkCmdPushConstants(cmd, b->pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                            &push);
+    fns->vkCmdDispatch(cmd, (uint32_t)groups, 1, 1);
+    for (int k = 0; k < lay->count; ++k)
+        tsr__vk_submit_use(&b->submit, windows[k].buffer);
+    return tsr__vk_submit_end(&b->submit);
+}
+
+int tsr__vk_launch(struct tsr__vk_backend *b, const struct tsr__vk_launch *l)
+{
+    const tsr_tensor_desc *ops[TSR__VK_OPERANDS] = {l->out, l->in[0], l->in[1], l->in[2]};
+    int count = 1 + l->num_in;
+    int status = tsr__vk_check_operands(b, ops, count);
+    if (status != TSR_OK)
+        return status;
+    struct tsr__vk_layout lay;
+    if (!tsr__vk_merge(ops, count, &lay))
+        return TSR_OK;
+    if (lay.numel > UINT32_MAX)
+        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
+                             "%llu elements; this backend handles at most 2^32 - 1 per kernel",
+                             (unsigned long long)lay.numel);
+    struct tsr__vk_window windows[TSR__VK_OPERANDS];
+    for (int k = 0; k < count; ++k) {
+        status = tsr__vk_window_for(b, ops[k], k, &lay, &windows[k]);
+        if (status != TSR_OK)
+            return status;
+    }
+    return tsr__vk_record(b, l, &lay, windows);
+}

@@ -1,0 +1,42 @@
+/* Turning tensor descriptors into one recorded compute dispatch.
+ *
+ * Every elementwise-shaped kernel (copy, fill, the arithmetic families) goes
+ * through tsr__vk_launch, which
+ *  - checks that the operands share the output's shape and stay inside
+ *    their memory records,
+ *  - drops extent-1 dimensions and merges dimensions that are contiguous
+ *    with each other in every operand (a contiguous tensor becomes rank 1),
+ *  - binds each operand as the smallest aligned window of its block that
+ *    covers it, so offsets inside a shader fit in 32 bits,
+ *  - writes shape, byte strides and base offsets to a metadata record in
+ *    the batch's arena (TSR_MAX_DIMS ranks do not fit in push constants),
+ *  - and records bind, push constants, dispatch and the barrier after it.
+ */
+#ifndef TSR_VULKAN_LAUNCH_H
+#define TSR_VULKAN_LAUNCH_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "meta.h"
+
+struct tsr__vk_launch {
+    int shader; /* enum tsr__vk_shader */
+    struct tsr__vk_spec spec;
+    const tsr_tensor_desc *out;
+    const tsr_tensor_desc *in[3];
+    int num_in;
+    uint32_t scalar[4]; /* push-constant scalars, see struct tsr__vk_push */
+};
+
+/* Records the dispatch (nothing runs yet). Empty outputs record nothing.
+ * Returns TSR_OK or a negative status after set_error. */
+int tsr__vk_launch(struct tsr__vk_backend *b, const struct tsr__vk_launch *l);
+
+/* Size in bytes of a dtype id, 0 for an unknown id. */
+int64_t tsr__vk_dtype_size(int32_t dtype);
+
+/* "float32" for TSR_FLOAT32, "?" for an unknown id. */
+const char *tsr__vk_dtype_name(int32_t dtype);
+
+#endif /* TSR_VULKAN_LAUNCH_H */

@@ -1,0 +1,145 @@
+#include "scalar.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The shaders' float16/bfloat16 rounding, compiled as C: fill's host-side
+ * conversion and the device's copies round identically. */
+#include "tm_prelude.h"
+
+#include "shaders/tm_convert.glsl"
+
+struct tsr__vk_int_range {
+    double lo, hi; /* for float values: PyTorch checks f < lowest || f > max */
+    int64_t ilo, ihi;
+};
+
+static int tsr__vk_int_range(int32_t dtype, struct tsr__vk_int_range *r)
+{
+    switch (dtype) {
+    case TSR_UINT8:
+        *r = (struct tsr__vk_int_range){0, 255, -255, 255};
+        return 1;
+    case TSR_INT8:
+        *r = (struct tsr__vk_int_range){-128, 127, -128, 127};
+        return 1;
+    case TSR_INT16:
+        *r = (struct tsr__vk_int_range){-32768, 32767, -32768, 32767};
+        return 1;
+    case TSR_INT32:
+        *r = (struct tsr__vk_int_range){-2147483648.0, 2147483647.0, INT32_MIN, INT32_MAX};
+        return 1;
+    case TSR_INT64:
+        /* 2^63 itself is out of range for the conversion below. */
+        *r = (struct tsr__vk_int_range){-9223372036854775808.0, 9223372036854774784.0, INT64_MIN,
+                                        INT64_MAX};
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static double tsr__vk_float_max(int32_t dtype)
+{
+    switch (dtype) {
+    case TSR_FLOAT16:
+        return 65504.0;
+    case TSR_BFLOAT16:
+        return 3.3895313892515355e38;
+    case TSR_FLOAT32:
+        return 3.4028234663852886e38;
+    default:
+        return INFINITY;
+    }
+}
+
+double tsr__vk_scalar_as_double(const tsr_scalar *value)
+{
+    if (value->kind == TSR_SCALAR_FLOAT)
+        return value->v.f;
+    if (value->kind == TSR_SCALAR_COMPLEX)
+        return value->v.c.re;
+    return (double)value->v.i;
+}
+
+int64_t tsr__vk_scalar_as_int(const tsr_scalar *value)
+{
+    if (value->kind == TSR_SCALAR_BOOL || value->kind == TSR_SCALAR_INT)
+        return value->v.i;
+    double f = tsr__vk_scalar_as_double(value);
+    if (!(f > -9223372036854775808.0 && f < 9223372036854775808.0))
+        return 0;
+    return (int64_t)f;
+}
+
+static int tsr__vk_overflow(int32_t dtype, char *why, size_t capacity)
+{
+    static const char *const names[] = {
+#define TSR__VK_SCALAR_NAME_(id, name, size) name,
+        TSR_DTYPE_LIST(TSR__VK_SCALAR_NAME_)
+#undef TSR__VK_SCALAR_NAME_
+    };
+    snprintf(why, capacity, "value cannot be converted to type %s without overflow",
+             dtype >= 0 && dtype < TSR_DTYPE_COUNT ? names[dtype] : "?");
+    return TSR_ERR_VALUE;
+}
+
+static int tsr__vk_to_int(const tsr_scalar *value, int is_float, double f, int32_t dtype,
+                          uint64_t *bits, char *why, size_t capacity)
+{
+    struct tsr__vk_int_range r;
+    tsr__vk_int_range(dtype, &r);
+    int64_t v;
+    if (is_float) {
+        if (isnan(f) || f < r.lo || f > r.hi)
+            return tsr__vk_overflow(dtype, why, capacity);
+        v = (int64_t)f;
+    } else {
+        v = value->v.i;
+        if (v < r.ilo || v > r.ihi)
+            return tsr__vk_overflow(dtype, why, capacity);
+    }
+    *bits = (uint64_t)v;
+    return TSR_OK;
+}
+
+int tsr__vk_scalar_bits(const tsr_scalar *value, int32_t dtype, uint64_t *bits, char *why,
+                        size_t capacity)
+{
+    int is_float = value->kind == TSR_SCALAR_FLOAT || value->kind == TSR_SCALAR_COMPLEX;
+    if (value->kind == TSR_SCALAR_COMPLEX && value->v.c.im != 0.0) {
+        snprintf(why, capacity, "a complex value with an imaginary part cannot fill a real tensor");
+        return TSR_ERR_VALUE;
+    }
+    double f = tsr__vk_scalar_as_double(value);
+    *bits = 0;
+    struct tsr__vk_int_range range;
+    if (dtype == TSR_BOOL) {
+        *bits = is_float ? (f != 0.0 || isnan(f)) : value->v.i != 0;
+        return TSR_OK;
+    }
+    if (tsr__vk_int_range(dtype, &range))
+        return tsr__vk_to_int(value, is_float, f, dtype, bits, why, capacity);
+    if (dtype == TSR_FLOAT64) {
+        double d = is_float ? f : (double)value->v.i;
+        memcpy(bits, &d, sizeof d);
+        return TSR_OK;
+    }
+    double max = tsr__vk_float_max(dtype);
+    if (max == INFINITY) {
+        snprintf(why, capacity, "dtype id %d cannot be filled here", dtype);
+        return TSR_ERR_DTYPE;
+    }
+    if ((is_float && isfinite(f) && (f < -max || f > max)) ||
+        (!is_float && ((double)value->v.i < -max || (double)value->v.i > max)))
+        return tsr__vk_overflow(dtype, why, capacity);
+    float v = is_float ? (float)f : (float)value->v.i;
+    if (dtype == TSR_FLOAT16)
+        *bits = tm_f32_to_f16(v);
+    else if (dtype == TSR_BFLOAT16)
+        *bits = tm_f32_to_bf16(v);
+    else
+        *bits = floatBitsToUint(v);
+    return TSR_OK;
+}

@@ -1,0 +1,22 @@
+/* A tsr_scalar converted to one element of a dtype, as PyTorch's fill_
+ * converts its value: an out-of-range value is an error ("value cannot be
+ * converted to type int8_t without overflow"), not a wrap. */
+#ifndef TSR_VULKAN_SCALAR_H
+#define TSR_VULKAN_SCALAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tessera/plugin.h>
+
+/* Writes the element's bits (little-endian, low bytes used) to `bits`.
+ * Returns TSR_OK, or TSR_ERR_VALUE with `why` filled. */
+int tsr__vk_scalar_bits(const tsr_scalar *value, int32_t dtype, uint64_t *bits, char *why,
+                        size_t capacity);
+
+/* The scalar as a double / as an int64 (bool and int kinds exact, float
+ * truncated toward zero when in range). */
+double tsr__vk_scalar_as_double(const tsr_scalar *value);
+int64_t tsr__vk_scalar_as_int(const tsr_scalar *value);
+
+#endif /* TSR_VULKAN_SCALAR_H */

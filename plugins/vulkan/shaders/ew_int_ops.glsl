@@ -1,0 +1,134 @@
+// Integer elementwise ops, shared by ew_int.comp (IT = int) and
+// ew_int64.comp (IT = int64_t). The including file defines IT and UT (the
+// signed and unsigned compute types), load_i, store_i and load_alpha.
+// Arithmetic goes through UT where overflow must wrap.
+
+IT wrap_neg(IT a) { return IT(UT(0) - UT(a)); }
+
+// A divisor that is never 0 or -1, so a / safe_divisor(b) cannot trap
+// (lavapipe runs shaders on the CPU, where INT_MIN / -1 faults) even when a
+// compiler evaluates both arms of a selection.
+IT safe_divisor(IT b) { return b == IT(0) || b == IT(-1) ? IT(1) : b; }
+
+// Truncating division; b == -1 negates so INT_MIN / -1 wraps. The 32-bit
+// quotient of narrower types is then cut to size.
+IT div_trunc(IT a, IT b)
+{
+    if (b == IT(0))
+        tsr_flag(TSR_STATUS_INT_DIV_BY_ZERO);
+    IT q = a / safe_divisor(b);
+    return b == IT(0) ? IT(0) : (b == IT(-1) ? wrap_neg(a) : q);
+}
+
+IT div_floor(IT a, IT b)
+{
+    IT q = div_trunc(a, b);
+    if (b != 0 && b != -1 && (a < 0) != (b < 0) && q * b != a)
+        q -= 1;
+    return q;
+}
+
+IT remainder_py(IT a, IT b)
+{
+    if (b == IT(0))
+        tsr_flag(TSR_STATUS_INT_DIV_BY_ZERO);
+    IT d = safe_divisor(b);
+    IT r = a - (a / d) * d;
+    if (r != IT(0) && (r < IT(0)) != (d < IT(0)))
+        r += d;
+    return b == IT(0) || b == IT(-1) ? IT(0) : r;
+}
+
+// Exponentiation by squaring, wrapping. A negative exponent has an integer
+// answer only for bases 1 and -1; every other base gives 0 (trunc(1/b^n)).
+IT ipow(IT base, IT e)
+{
+    if (e < 0) {
+        if (base == 1)
+            return IT(1);
+        if (base == -1)
+            return (e & IT(1)) != IT(0) ? IT(-1) : IT(1);
+        return IT(0);
+    }
+    UT result = UT(1), b = UT(base);
+    UT n = UT(e);
+    while (n != UT(0)) {
+        if ((n & UT(1)) != UT(0))
+            result *= b;
+        b *= b;
+        n >>= 1;
+    }
+    return IT(result);
+}
+
+IT binary(IT a, IT b)
+{
+    IT alpha = load_alpha();
+    switch (OP) {
+    case TSR_OP_ADD: return a + alpha * b;
+    case TSR_OP_SUB: return a - alpha * b;
+    case TSR_OP_MUL: return a * b;
+    case TSR_OP_DIV: return MODE == TSR_ROUND_FLOOR ? div_floor(a, b) : div_trunc(a, b);
+    case TSR_OP_FLOOR_DIVIDE: return div_floor(a, b);
+    case TSR_OP_REMAINDER: return remainder_py(a, b);
+    case TSR_OP_POW: return ipow(a, b);
+    case TSR_OP_MAXIMUM: return a < b ? b : a;
+    case TSR_OP_MINIMUM: return b < a ? b : a;
+    }
+    return a;
+}
+
+bool predicate(IT a, IT b)
+{
+    switch (OP) {
+    case TSR_OP_EQ: return a == b;
+    case TSR_OP_NE: return a != b;
+    case TSR_OP_LT: return a < b;
+    case TSR_OP_LE: return a <= b;
+    case TSR_OP_GT: return a > b;
+    case TSR_OP_GE: return a >= b;
+    case TSR_OP_LOGICAL_AND: return a != 0 && b != 0;
+    case TSR_OP_LOGICAL_OR: return a != 0 || b != 0;
+    case TSR_OP_LOGICAL_XOR: return (a != 0) != (b != 0);
+    }
+    return false;
+}
+
+IT unary(IT x)
+{
+    switch (OP) {
+    case TSR_OP_NEG: return wrap_neg(x);
+    case TSR_OP_ABS: return x < 0 ? wrap_neg(x) : x;
+    case TSR_OP_SIGN: return x > 0 ? IT(1) : (x < 0 ? IT(-1) : IT(0));
+    case TSR_OP_RELU: return x < 0 ? IT(0) : x;
+    }
+    return x;
+}
+
+IT clamp_value(IT x, IT lo, IT hi)
+{
+    if ((MODE & TSR_CLAMP_HAS_MIN) != 0)
+        x = x < lo ? lo : x;
+    if ((MODE & TSR_CLAMP_HAS_MAX) != 0)
+        x = hi < x ? hi : x;
+    return x;
+}
+
+void tsr_element(uvec4 o)
+{
+    if (OP == TSR_OP_WHERE) {
+        tsr_where(o);
+    } else if (OP == TSR_OP_CLAMP) {
+        IT lo = (MODE & TSR_CLAMP_HAS_MIN) != 0 ? load_i(1, o.z) : IT(0);
+        IT hi = (MODE & TSR_CLAMP_HAS_MAX) != 0 ? load_i(2, o.w) : IT(0);
+        store_i(o.x, clamp_value(load_i(0, o.y), lo, hi));
+    } else if (OP == TSR_OP_LOGICAL_NOT) {
+        tsr_store_bool(o.x, load_i(0, o.y) == 0);
+    } else if (OP >= TSR_OP_EQ && OP <= TSR_OP_LOGICAL_XOR) {
+        tsr_store_bool(o.x, predicate(load_i(0, o.y), load_i(1, o.z)));
+    } else if (OP >= TSR_OP_ADD && OP <= TSR_OP_MINIMUM) {
+        store_i(o.x, binary(load_i(0, o.y), load_i(1, o.z)));
+    } else {
+        store_i(o.x, unary(load_i(0, o.y)));
+    }
+}

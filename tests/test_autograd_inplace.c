@@ -1,0 +1,286 @@
+/* Autograd's safety rules around in-place ops, as PyTorch's: saved tensors
+ * carry versions, leaves that require grad are not written in place while
+ * recording, views are refused where autograd cannot yet follow them, and
+ * in-place ops on other tensors record their node. */
+#include "check.h"
+
+static tsr_tensor *vec(int64_t n, const double *v, bool requires_grad)
+{
+    tsr_tensor *t = NULL;
+    CHECK_OK(tsr_from_host(v, (size_t)n * sizeof *v, 1, &n, TSR_FLOAT64, NULL, &t));
+    if (requires_grad)
+        CHECK_OK(tsr_tensor_set_requires_grad(t, true));
+    return t;
+}
+
+static void check_values(const tsr_tensor *t, const double *expected, int64_t n)
+{
+    double got[16];
+    CHECK_TRUE(t != NULL);
+    if (!t || n > 16 || tsr_to_host(t, got, (size_t)n * sizeof *got) != TSR_OK) {
+        CHECK_TRUE(!"readable float64 tensor");
+        return;
+    }
+    for (int64_t i = 0; i < n; i++)
+        CHECK_DOUBLE(got[i], expected[i], 1e-12);
+}
+
+static void check_grad(const tsr_tensor *leaf, const double *expected, int64_t n)
+{
+    tsr_tensor *g = NULL;
+    CHECK_OK(tsr_tensor_grad(leaf, &g));
+    check_values(g, expected, n);
+    tsr_tensor_release(g);
+}
+
+static tsr_operand S(double v)
+{
+    return tsr_operand_scalar(tsr_scalar_float(v));
+}
+
+/* backward of `out` seeded with ones */
+static int backward_ones(const tsr_tensor *out)
+{
+    tsr_tensor *ones = NULL;
+    CHECK_OK(tsr_ones(tsr_tensor_ndim(out), tsr_tensor_shape(out), TSR_FLOAT64, NULL, &ones));
+    int st = tsr_backward(out, ones, 0);
+    tsr_tensor_release(ones);
+    return st;
+}
+
+static void inplace_on_a_leaf_that_requires_grad_fails(void)
+{
+    tsr_tensor *w = vec(2, (double[]){1, 2}, true), *src = vec(2, (double[]){5, 6}, false);
+    CHECK_ERROR(tsr_add_(w, S(1), tsr_scalar_int(1)), TSR_ERR_AUTOGRAD,
+                "add_: a leaf tensor that requires grad is being used in an in-place operation");
+    CHECK_ERROR(tsr_binary_(TSR_OP_MUL, w, S(2)), TSR_ERR_AUTOGRAD, "mul_: a leaf tensor");
+    CHECK_ERROR(tsr_zero_(w), TSR_ERR_AUTOGRAD, "fill_: a leaf tensor");
+    CHECK_ERROR(tsr_copy_(w, src), TSR_ERR_AUTOGRAD, "copy_: a leaf tensor");
+    CHECK_INT(tsr_tensor_version(w), 0); /* nothing was written */
+    check_values(w, (double[]){1, 2}, 2);
+    tsr_tensor_release(w);
+    tsr_tensor_release(src);
+}
+
+static void inplace_on_a_leaf_in_no_grad_mode_is_allowed(void)
+{
+    /* an optimiser step: w -= lr * grad, without recording */
+    tsr_tensor *w = vec(2, (double[]){1, 2}, true), *y = NULL;
+    CHECK_OK(tsr_mul(w, w, &y));
+    CHECK_OK(backward_ones(y));
+    tsr_tensor *g = NULL;
+    CHECK_OK(tsr_tensor_grad(w, &g));
+    bool previous = tsr_grad_mode_set(false);
+    CHECK_OK(tsr_sub_(w, tsr_operand_tensor(g), tsr_scalar_float(0.25)));
+    tsr_grad_mode_set(previous);
+    check_values(w, (double[]){0.5, 1}, 2);
+    CHECK_TRUE(tsr_tensor_is_leaf(w));
+    CHECK_TRUE(tsr_tensor_requires_grad(w));
+    tsr_tensor_release(g);
+    tsr_tensor_release(w);
+    tsr_tensor_release(y);
+}
+
+static void modified_saved_input_fails_backward_naming_the_op(void)
+{
+    tsr_tensor *x = vec(2, (double[]){1, 2}, true), *c = vec(2, (double[]){3, 4}, false);
+    tsr_tensor *y = NULL;
+    CHECK_OK(tsr_mul(x, c, &y)); /* saves c for x's gradient */
+    CHECK_OK(tsr_add_(c, S(1), tsr_scalar_int(1)));
+    CHECK_ERROR(backward_ones(y), TSR_ERR_AUTOGRAD,
+                "modified by an inplace operation: mul's saved other");
+    CHECK_ERROR(backward_ones(y), TSR_ERR_AUTOGRAD, "is at version 1; expected version 0");
+    tsr_tensor_release(x);
+    tsr_tensor_release(c);
+    tsr_tensor_release(y);
+}
+
+static void modified_saved_output_fails_backward(void)
+{
+    tsr_tensor *x = vec(2, (double[]){0, 1}, true), *y = NULL, *z = NULL;
+    CHECK_OK(tsr_unary(TSR_OP_EXP, x, &y)); /* saves its result */
+    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(y), S(2), &z));
+    CHECK_OK(tsr_add_(y, S(1), tsr_scalar_int(1))); /* y is not a leaf: allowed */
+    CHECK_ERROR(backward_ones(z), TSR_ERR_AUTOGRAD, "exp's saved result");
+    tsr_tensor_release(x);
+    tsr_tensor_release(y);
+    tsr_tensor_release(z);
+}
+
+static void unsaved_inputs_may_change(void)
+{
+    /* add saves nothing, so changing its input afterwards is harmless */
+    tsr_tensor *x = vec(2, (double[]){1, 2}, true), *c = vec(2, (double[]){3, 4}, false);
+    tsr_tensor *y = NULL;
+    CHECK_OK(tsr_add(x, c, &y));
+    CHECK_OK(tsr_add_(c, S(1), tsr_scalar_int(1)));
+    CHECK_OK(backward_ones(y));
+    check_grad(x, (double[]){1, 1}, 2);
+    tsr_tensor_release(x);
+    tsr_tensor_release(c);
+    tsr_tensor_release(y);
+}
+
+static void inplace_on_a_non_leaf_records_its_node(void)
+{
+    /* y = 2x; y += w; y *= w; y -= x; y /= 4  ->  ((2x + w) * w - x) / 4 */
+    tsr_tensor *x = vec(2, (double[]){1, 2}, true), *w = vec(2, (double[]){3, 5}, true);
+    tsr_tensor *y = NULL;
+    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(x), S(2), &y));
+    CHECK_OK(tsr_add_(y, tsr_operand_tensor(w), tsr_scalar_int(1)));
+    CHECK_STR(tsr_tensor_grad_fn_name(y), "add");
+    CHECK_OK(tsr_binary_(TSR_OP_MUL, y, tsr_operand_tensor(w)));
+    CHECK_OK(tsr_sub_(y, tsr_operand_tensor(x), tsr_scalar_int(1)));
+    CHECK_OK(tsr_div_(y, S(4), TSR_ROUND_NONE));
+    CHECK_STR(tsr_tensor_grad_fn_name(y), "div");
+    check_values(y, (double[]){(5.0 * 3 - 1) / 4, (9.0 * 5 - 2) / 4}, 2);
+    CHECK_OK(backward_ones(y));
+    /* dy/dx = (2w - 1)/4, dy/dw = (2x + 2w)/4 */
+    check_grad(x, (double[]){5.0 / 4, 9.0 / 4}, 2);
+    check_grad(w, (double[]){8.0 / 4, 14.0 / 4}, 2);
+    tsr_tensor_release(x);
+    tsr_tensor_release(w);
+    tsr_tensor_release(y);
+}
+
+static void inplace_with_itself_as_operand(void)
+{
+    /* y = x * 1; y *= y  ->  x^2 */
+    tsr_tensor *x = vec(2, (double[]){3, -2}, true), *y = NULL;
+    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(x), S(1), &y));
+    CHECK_OK(tsr_binary_(TSR_OP_MUL, y, tsr_operand_tensor(y)));
+    check_values(y, (double[]){9, 4}, 2);
+    CHECK_OK(backward_ones(y));
+    check_grad(x, (double[]){6, -4}, 2);
+    tsr_tensor_release(x);
+    tsr_tensor_release(y);
+}
+
+static void inplace_into_a_plain_tensor_gives_it_history(void)
+{
+    tsr_tensor *buf = vec(2, (double[]){0, 0}, false), *x = vec(2, (double[]){1, 2}, true);
+    CHECK_OK(tsr_copy_(buf, x));
+    CHECK_TRUE(tsr_tensor_requires_grad(buf));
+    CHECK_STR(tsr_tensor_grad_fn_name(buf), "copy");
+    CHECK_OK(tsr_binary_(TSR_OP_MUL, buf, S(3)));
+    CHECK_OK(backward_ones(buf));
+    check_grad(x, (double[]){3, 3}, 2);
+    tsr_tensor_release(buf);
+    tsr_tensor_release(x);
+}
+
+static void overwriting_a_non_leaf_cuts_its_gradient(void)
+{
+    tsr_tensor *x = vec(2, (double[]){1, 2}, true), *y = NULL;
+    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(x), S(5), &y));
+    CHECK_OK(tsr_fill_(y, tsr_scalar_float(7)));
+    CHECK_OK(backward_ones(y));
+    check_grad(x, (double[]){0, 0}, 2); /* zeros, as PyTorch, not none */
+    tsr_tensor_release(x);
+    tsr_tensor_release(y);
+}
+
+static void inplace_on_a_view_of_a_leaf_fails(void)
+{
+    tsr_tensor *w = vec(4, (double[]){1, 2, 3, 4}, true), *v = NULL;
+    CHECK_OK(tsr_narrow(w, 0, 1, 2, &v));
+    CHECK_TRUE(tsr_tensor_requires_grad(v));
+    CHECK_ERROR(tsr_add_(v, S(1), tsr_scalar_int(1)), TSR_ERR_AUTOGRAD,
+                "a view of a leaf tensor that requires grad");
+    tsr_tensor_release(w);
+    tsr_tensor_release(v);
+}
+
+static void inplace_on_a_view_with_grad_is_refused_not_miscomputed(void)
+{
+    tsr_tensor *x = vec(4, (double[]){1, 2, 3, 4}, true), *y = NULL, *v = NULL;
+    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(x), S(2), &y));
+    CHECK_OK(tsr_narrow(y, 0, 0, 2, &v));
+    CHECK_ERROR(tsr_binary_(TSR_OP_MUL, v, S(3)), TSR_ERR_AUTOGRAD,
+                "in-place operations on views are not differentiable yet");
+    /* writing a tensor that requires grad into a view of a plain buffer */
+    tsr_tensor *buf = vec(4, (double[]){0, 0, 0, 0}, false), *part = NULL;
+    CHECK_OK(tsr_narrow(buf, 0, 0, 2, &part));
+    CHECK_ERROR(tsr_copy_(part, v), TSR_ERR_AUTOGRAD, "views are not differentiable yet");
+    /* without grad the same writes are fine */
+    bool previous = tsr_grad_mode_set(false);
+    CHECK_OK(tsr_binary_(TSR_OP_MUL, v, S(3)));
+    CHECK_OK(tsr_copy_(part, v));
+    tsr_grad_mode_set(previous);
+    tsr_tensor_release(x);
+    tsr_tensor_release(y);
+    tsr_tensor_release(v);
+    tsr_tensor_release(buf);
+    tsr_tensor_release(part);
+}
+
+static void a_view_taken_before_its_base_changed_history_is_refused(void)
+{
+    tsr_tensor *x = vec(2, (double[]){1, 2}, true), *y = NULL, *v = NULL, *z = NULL;
+    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(x), S(2), &y));
+    CHECK_OK(tsr_unsqueeze(y, 0, &v));
+    CHECK_OK(tsr_add_(y, S(1), tsr_scalar_int(1))); /* y's history is replaced */
+    CHECK_ERROR(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(v), S(3), &z), TSR_ERR_AUTOGRAD,
+                "autograd cannot rebase views yet");
+    tsr_tensor *v2 = NULL;
+    CHECK_OK(tsr_unsqueeze(y, 0, &v2)); /* a view taken afterwards is fine */
+    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(v2), S(3), &z));
+    CHECK_OK(backward_ones(z));
+    check_grad(x, (double[]){6, 6}, 2);
+    tsr_tensor_release(x);
+    tsr_tensor_release(y);
+    tsr_tensor_release(v);
+    tsr_tensor_release(v2);
+    tsr_tensor_release(z);
+}
+
+static void a_view_of_a_plain_tensor_that_later_gets_history_is_refused(void)
+{
+    /* PyTorch would route v's gradient through buf's new history; tessera
+     * refuses rather than treat v as a constant */
+    tsr_tensor *buf = vec(2, (double[]){0, 0}, false), *x = vec(2, (double[]){1, 2}, true);
+    tsr_tensor *v = NULL, *z = NULL;
+    CHECK_OK(tsr_unsqueeze(buf, 0, &v));
+    CHECK_OK(tsr_copy_(buf, x));
+    CHECK_TRUE(!tsr_tensor_requires_grad(v));
+    CHECK_ERROR(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(v), S(3), &z), TSR_ERR_AUTOGRAD,
+                "autograd cannot rebase views yet");
+    bool previous = tsr_grad_mode_set(false);
+    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(v), S(3), &z)); /* no recording */
+    tsr_grad_mode_set(previous);
+    tsr_tensor_release(buf);
+    tsr_tensor_release(x);
+    tsr_tensor_release(v);
+    tsr_tensor_release(z);
+}
+
+static void versions_count_every_inplace_write(void)
+{
+    tsr_tensor *t = vec(2, (double[]){1, 2}, false), *v = NULL;
+    CHECK_INT(tsr_tensor_version(t), 0);
+    CHECK_OK(tsr_add_(t, S(1), tsr_scalar_int(1)));
+    CHECK_OK(tsr_narrow(t, 0, 0, 1, &v));
+    CHECK_OK(tsr_zero_(v));
+    CHECK_INT(tsr_tensor_version(t), 2); /* views share the counter */
+    tsr_tensor_release(t);
+    tsr_tensor_release(v);
+}
+
+int main(void)
+{
+    RUN_TEST(inplace_on_a_leaf_that_requires_grad_fails);
+    RUN_TEST(inplace_on_a_leaf_in_no_grad_mode_is_allowed);
+    RUN_TEST(modified_saved_input_fails_backward_naming_the_op);
+    RUN_TEST(modified_saved_output_fails_backward);
+    RUN_TEST(unsaved_inputs_may_change);
+    RUN_TEST(inplace_on_a_non_leaf_records_its_node);
+    RUN_TEST(inplace_with_itself_as_operand);
+    RUN_TEST(inplace_into_a_plain_tensor_gives_it_history);
+    RUN_TEST(overwriting_a_non_leaf_cuts_its_gradient);
+    RUN_TEST(inplace_on_a_view_of_a_leaf_fails);
+    RUN_TEST(inplace_on_a_view_with_grad_is_refused_not_miscomputed);
+    RUN_TEST(a_view_taken_before_its_base_changed_history_is_refused);
+    RUN_TEST(a_view_of_a_plain_tensor_that_later_gets_history_is_refused);
+    RUN_TEST(versions_count_every_inplace_write);
+    return check_summary("test_autograd_inplace");
+}
