@@ -297,6 +297,28 @@ static void zero_grad_zeroes_or_drops(void)
     CHECK_OK(tsr_optimizer_zero_grad(opt, true));
     CHECK_OK(tsr_tensor_grad(p, &now));
     CHECK_TRUE(now == NULL);
+
+    /* A .grad with history (create_graph) is detached before it is zeroed,
+     * which also breaks the leaf -> .grad -> graph -> leaf cycle. */
+    tsr_tensor *sq = NULL, *loss = NULL;
+    CHECK_OK(tsr_mul(p, p, &sq));
+    CHECK_OK(tsr_sum(sq, NULL, 0, false, TSR_DTYPE_INFER, &loss));
+    CHECK_OK(tsr_backward(loss, NULL, TSR_GRAD_CREATE_GRAPH));
+    CHECK_OK(tsr_tensor_grad(p, &now));
+    CHECK_TRUE(now && !tsr_tensor_is_leaf(now));
+    tsr_tensor_release(now);
+    CHECK_OK(tsr_optimizer_zero_grad(opt, false));
+    CHECK_OK(tsr_tensor_grad(p, &now));
+    CHECK_TRUE(now && tsr_tensor_is_leaf(now) && !tsr_tensor_requires_grad(now));
+    if (now) {
+        double *z = read_all(now);
+        CHECK_DOUBLE(z[0], 0, 0);
+        CHECK_DOUBLE(z[1], 0, 0);
+        free(z);
+    }
+    tsr_tensor_release(now);
+    tsr_tensor_release(sq);
+    tsr_tensor_release(loss);
     tsr_optimizer_destroy(opt);
     tsr_tensor_release(p);
     tsr_tensor_release(g);

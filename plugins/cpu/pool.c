@@ -1,11 +1,14 @@
 /* The thread pool (see cpu_pool.h).
  *
- * A loop is published by bumping `generation`; every worker joins every loop
- * (taking tasks from a shared counter until none is left) and then reports
- * in `finished`. The caller only returns, and only reuses the job fields,
- * once every worker has reported, so no worker can ever read a later loop's
- * fields for an earlier one. Waking a sleeping worker costs a futex call;
- * loops are only used for work far larger than that. */
+ * One atomic word says which loop is published and who works on it:
+ * bits 0-15 count the workers inside the loop, bit 16 says the loop is
+ * open, the bits above number the loops. A worker joins only an open loop
+ * of the number it woke for (one compare-and-swap), and touches the loop's
+ * fields only after joining. The caller runs tasks too, closes the loop
+ * when none is left, and waits only for the workers that joined: a worker
+ * the OS has not scheduled yet costs nothing, which matters on a loaded
+ * machine. Waking a sleeping worker costs a futex call; loops are only used
+ * for work far larger than that. */
 #define _GNU_SOURCE
 #include "cpu_pool.h"
 
@@ -23,6 +26,10 @@
 /* About 50 microseconds of polling before a worker sleeps. */
 enum { SPIN_ROUNDS = 20000 };
 
+#define ACTIVE_MASK UINT64_C(0xffff)
+#define OPEN_BIT (UINT64_C(1) << 16)
+#define LOOP_SHIFT 17
+
 struct tsr__cpu_pool {
     int threads;
     int started; /* workers running */
@@ -30,11 +37,11 @@ struct tsr__cpu_pool {
     pthread_mutex_t submit; /* one loop at a time */
     pthread_mutex_t lock;   /* for sleeping and waking */
     pthread_cond_t wake;
-    atomic_uint_fast64_t generation;
+    atomic_uint_fast64_t state;
     atomic_int sleepers;
-    atomic_int finished;
     atomic_int stop;
-    /* The current loop. */
+    uint64_t loops; /* loops published so far (the caller's copy) */
+    /* The current loop, written before it opens. */
     tsr__cpu_task_fn fn;
     void *context;
     int64_t tasks;
@@ -57,10 +64,17 @@ static void run_tasks(tsr__cpu_pool *pool)
     in_pool_task = 0;
 }
 
-static uint64_t wait_for_generation(tsr__cpu_pool *pool, uint64_t seen)
+static uint64_t loop_of(uint64_t state)
+{
+    return state >> LOOP_SHIFT;
+}
+
+/* Waits until a loop other than `seen` is published (or stop); returns its
+ * number. */
+static uint64_t wait_for_loop(tsr__cpu_pool *pool, uint64_t seen)
 {
     for (int i = 0; i < SPIN_ROUNDS; i++) {
-        uint64_t now = atomic_load_explicit(&pool->generation, memory_order_acquire);
+        uint64_t now = loop_of(atomic_load_explicit(&pool->state, memory_order_acquire));
         if (now != seen || atomic_load_explicit(&pool->stop, memory_order_relaxed)) {
             return now;
         }
@@ -69,9 +83,8 @@ static uint64_t wait_for_generation(tsr__cpu_pool *pool, uint64_t seen)
     pthread_mutex_lock(&pool->lock);
     atomic_fetch_add(&pool->sleepers, 1);
     uint64_t now;
-    /* seq_cst against the caller's generation bump and sleepers check. */
-    while ((now = atomic_load(&pool->generation)) == seen &&
-           !atomic_load(&pool->stop)) {
+    /* seq_cst against the caller's publishing and sleepers check. */
+    while ((now = loop_of(atomic_load(&pool->state))) == seen && !atomic_load(&pool->stop)) {
         pthread_cond_wait(&pool->wake, &pool->lock);
     }
     atomic_fetch_sub(&pool->sleepers, 1);
@@ -79,17 +92,32 @@ static uint64_t wait_for_generation(tsr__cpu_pool *pool, uint64_t seen)
     return now;
 }
 
+/* Joins loop `loop` if it is still open. */
+static int join_loop(tsr__cpu_pool *pool, uint64_t loop)
+{
+    uint64_t state = atomic_load_explicit(&pool->state, memory_order_acquire);
+    while (loop_of(state) == loop && (state & OPEN_BIT)) {
+        if (atomic_compare_exchange_weak_explicit(&pool->state, &state, state + 1,
+                                                  memory_order_acquire, memory_order_acquire)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void *worker_main(void *arg)
 {
     tsr__cpu_pool *pool = arg;
     uint64_t seen = 0;
     for (;;) {
-        seen = wait_for_generation(pool, seen);
+        seen = wait_for_loop(pool, seen);
         if (atomic_load(&pool->stop)) {
             break;
         }
-        run_tasks(pool);
-        atomic_fetch_add_explicit(&pool->finished, 1, memory_order_release);
+        if (join_loop(pool, seen)) {
+            run_tasks(pool);
+            atomic_fetch_sub_explicit(&pool->state, 1, memory_order_release);
+        }
     }
     return NULL;
 }
@@ -163,15 +191,17 @@ void tsr__cpu_pool_run(tsr__cpu_pool *pool, int64_t tasks, tsr__cpu_task_fn fn, 
     pool->context = context;
     pool->tasks = tasks;
     atomic_store_explicit(&pool->next, 0, memory_order_relaxed);
-    atomic_store_explicit(&pool->finished, 0, memory_order_relaxed);
-    atomic_fetch_add(&pool->generation, 1); /* seq_cst: ordered before reading sleepers */
+    pool->loops++;
+    /* seq_cst: published before reading sleepers (see wait_for_loop). */
+    atomic_store(&pool->state, pool->loops << LOOP_SHIFT | OPEN_BIT);
     if (atomic_load(&pool->sleepers) > 0) {
         pthread_mutex_lock(&pool->lock);
         pthread_cond_broadcast(&pool->wake);
         pthread_mutex_unlock(&pool->lock);
     }
     run_tasks(pool);
-    while (atomic_load_explicit(&pool->finished, memory_order_acquire) < pool->started) {
+    atomic_fetch_and(&pool->state, ~OPEN_BIT);
+    while ((atomic_load_explicit(&pool->state, memory_order_acquire) & ACTIVE_MASK) != 0) {
         CPU_RELAX();
     }
     pthread_mutex_unlock(&pool->submit);

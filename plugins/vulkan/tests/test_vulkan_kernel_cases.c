@@ -483,6 +483,7 @@ void run_all_cases(void)
         CASE(logical_ops_on_int8_and_bool_byte_views),
         CASE(unary_float32),
         CASE(unary_float64),
+        CASE(binary_ops_on_every_registered_dtype),
         CASE(where_with_a_broadcast_condition_moves_bits),
         CASE(clamp_propagates_nan_and_applies_min_first),
         CASE(copy_converts_like_pytorch_on_x86),

@@ -72,4 +72,7 @@ void copy_on_device_handles_overlap(void);
 void large_and_high_rank_tensors(void);
 void empty_tensors_are_a_no_op(void);
 
+/* test_vulkan_dtype_cases.c */
+void binary_ops_on_every_registered_dtype(void);
+
 #endif /* TSR_VULKAN_TEST_KERNELS_H */
