@@ -12,9 +12,9 @@
 typedef struct bench_config {
     const char *backend; /* NULL: the default backend */
     int threads;
-    bool quick;          /* tiny sizes: a smoke test that everything runs */
-    int reps;            /* timed runs per measurement (median taken) */
-    const char *only;    /* run entries whose name contains this, NULL: all */
+    bool quick;       /* tiny sizes: a smoke test that everything runs */
+    int reps;         /* timed runs per measurement (median taken) */
+    const char *only; /* run entries whose name contains this, NULL: all */
 } bench_config;
 
 /* What an entry is compared with besides PyTorch. */
@@ -36,32 +36,40 @@ typedef enum bench_target_kind {
 
 typedef struct bench_entry {
     char name[48];
-    char shape[48];    /* "1024x1024", "16777216" */
-    double work;       /* flops or bytes per call; 0: report times only */
-    const char *unit;  /* "GFLOP/s", "GB/s", "us", "ms" */
+    char shape[48];   /* "1024x1024", "16777216" */
+    double work;      /* flops or bytes per call; 0: report times only */
+    const char *unit; /* "GFLOP/s", "GB/s", "us", "ms" */
     bench_limit limit;
-    int64_t size[3];   /* entry-specific sizes (matmul n; elements; rows, cols) */
+    int64_t size[3]; /* entry-specific sizes (matmul n; elements; rows, cols) */
     bench_target_kind target_kind;
     double target;
     /* Results in seconds; < 0 when not measured. */
     double tessera, torch, raw;
-    char note[160];    /* why something was skipped */
+    char note[160]; /* why something was skipped */
 } bench_entry;
 
 /* ---- the tessera side (suite.c) ---- */
 
 /* Fills `entries` with the suite for `config`; returns the count. */
 int bench_suite_build(const bench_config *config, bench_entry *entries, int capacity);
-/* Measures one entry on `backend`: median seconds per call in entry->tessera,
- * or a note when the backend lacks an op. */
-void bench_suite_measure(const bench_config *config, tsr_backend *backend, bench_entry *entry);
+
+/* One entry on `backend`: inputs made and one warm-up call done; NULL with
+ * entry->note set when the backend lacks an op. */
+typedef struct bench_case bench_case;
+bench_case *bench_suite_prepare(tsr_backend *backend, bench_entry *entry);
+/* Seconds of one call (per call for the overhead entry), < 0 on failure. */
+double bench_suite_once(bench_case *c);
+void bench_suite_finish(bench_case *c);
 
 /* ---- the raw limits (limits.c) ---- */
 
 int bench_limits_start(int threads);
 void bench_limits_stop(void);
-/* Median seconds of the entry's raw limit, or -1 when it has none. */
-double bench_limit_measure(const bench_config *config, const bench_entry *entry);
+/* The entry's raw limit, arrays made and warmed up; NULL when it has none. */
+typedef struct bench_limit_run bench_limit_run;
+bench_limit_run *bench_limit_prepare(const bench_config *config, const bench_entry *entry);
+double bench_limit_once(bench_limit_run *run);
+void bench_limit_finish(bench_limit_run *run);
 /* A description of the limit for the table ("cblas_sgemm", "STREAM add"). */
 const char *bench_limit_name(bench_limit limit);
 
@@ -70,8 +78,8 @@ const char *bench_limit_name(bench_limit limit);
 /* Runs the peer script once for every entry, filling entry->torch; returns
  * 0, or -1 with `why` filled when the peer could not run at all. */
 int bench_peer_run(const bench_config *config, const char *python, const char *script,
-                   bench_entry *entries, int count, char *why, size_t why_size,
-                   char *torch_version, size_t version_size);
+                   bench_entry *entries, int count, char *why, size_t why_size, char *torch_version,
+                   size_t version_size);
 
 /* ---- timing helpers (suite.c) ---- */
 

@@ -48,18 +48,20 @@ BENCH_CLONES static void add_range(float *restrict c, const float *restrict a,
     }
 }
 
-/* Sixteen float accumulators the compiler keeps in vector registers. */
+/* 64 float accumulators, which the compiler keeps in four vector registers:
+ * four independent chains of additions, so the loop waits on memory, not on
+ * the adder's latency. */
 BENCH_CLONES static double sum_range(const float *restrict a, int64_t n)
 {
-    float acc[16] = {0};
+    float acc[64] = {0};
     int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        for (int j = 0; j < 16; j++) {
+    for (; i + 64 <= n; i += 64) {
+        for (int j = 0; j < 64; j++) {
             acc[j] += a[i + j];
         }
     }
     double total = 0.0;
-    for (int j = 0; j < 16; j++) {
+    for (int j = 0; j < 64; j++) {
         total += acc[j];
     }
     for (; i < n; i++) {
@@ -155,73 +157,69 @@ static float *touched(int64_t n, float value)
     return p;
 }
 
-static double stream_limit(const bench_config *config, job_kind kind, int64_t n)
+struct bench_limit_run {
+    bench_limit limit;
+    job_kind kind;
+    int threads;
+    int64_t n;
+    float *a, *b, *c;
+};
+
+bench_limit_run *bench_limit_prepare(const bench_config *config, const bench_entry *entry)
 {
-    pool.n = n;
-    pool.a = touched(n, 1.0f);
-    pool.b = touched(n, 2.0f);
-    pool.c = touched(n, 0.0f);
-    double times[64];
-    int reps = config->reps < 64 ? config->reps : 64;
-    if (pool.a == NULL || pool.b == NULL || pool.c == NULL) {
-        free(pool.a);
-        free(pool.b);
-        free(pool.c);
-        return -1.0;
+    if (entry->limit == BENCH_LIMIT_NONE) {
+        return NULL;
     }
-    timed_job(kind); /* warm up */
-    for (int r = 0; r < reps; r++) {
-        times[r] = timed_job(kind);
+    bench_limit_run *run = calloc(1, sizeof *run);
+    if (run == NULL) {
+        return NULL;
     }
-    free(pool.a);
-    free(pool.b);
-    free(pool.c);
-    return bench_median(times, reps);
+    run->limit = entry->limit;
+    run->threads = config->threads;
+    run->n = entry->size[0];
+    run->kind = entry->limit == BENCH_LIMIT_STREAM_ADD ? JOB_ADD
+                : entry->limit == BENCH_LIMIT_COPY     ? JOB_COPY
+                                                       : JOB_SUM;
+    int64_t elements = entry->limit == BENCH_LIMIT_SGEMM ? run->n * run->n : run->n;
+    run->a = touched(elements, 0.001f);
+    run->b = touched(elements, 0.002f);
+    run->c = touched(elements, 0.0f);
+    if (run->a == NULL || run->b == NULL || run->c == NULL) {
+        bench_limit_finish(run);
+        return NULL;
+    }
+    bench_limit_once(run); /* warm up */
+    return run;
 }
 
-static double sgemm_limit(const bench_config *config, int64_t n)
+double bench_limit_once(bench_limit_run *run)
 {
-    float *a = touched(n * n, 0.001f), *b = touched(n * n, 0.002f), *c = touched(n * n, 0.0f);
-    double times[64];
-    int reps = config->reps < 64 ? config->reps : 64;
-    if (a == NULL || b == NULL || c == NULL) {
-        free(a);
-        free(b);
-        free(c);
-        return -1.0;
+    if (run->limit != BENCH_LIMIT_SGEMM) {
+        pool.n = run->n;
+        pool.a = run->a;
+        pool.b = run->b;
+        pool.c = run->c;
+        return timed_job(run->kind);
     }
     /* The cpu plugin keeps OpenBLAS single-threaded and resets it before
      * each product of its own; the direct call gets the full count. */
-    openblas_set_num_threads(config->threads);
-    int nn = (int)n;
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nn, nn, nn, 1.0f, a, nn, b, nn, 0.0f, c,
-                nn);
-    for (int r = 0; r < reps; r++) {
-        double t0 = bench_now();
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nn, nn, nn, 1.0f, a, nn, b, nn,
-                    0.0f, c, nn);
-        times[r] = bench_now() - t0;
-    }
-    free(a);
-    free(b);
-    free(c);
-    return bench_median(times, reps);
+    openblas_set_num_threads(run->threads);
+    int n = (int)run->n;
+    double t0 = bench_now();
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, run->a, n, run->b, n,
+                0.0f, run->c, n);
+    return bench_now() - t0;
 }
 
-double bench_limit_measure(const bench_config *config, const bench_entry *entry)
+void bench_limit_finish(bench_limit_run *run)
 {
-    switch (entry->limit) {
-    case BENCH_LIMIT_SGEMM:
-        return sgemm_limit(config, entry->size[0]);
-    case BENCH_LIMIT_STREAM_ADD:
-        return stream_limit(config, JOB_ADD, entry->size[0]);
-    case BENCH_LIMIT_COPY:
-        return stream_limit(config, JOB_COPY, entry->size[0]);
-    case BENCH_LIMIT_READ_SUM:
-        return stream_limit(config, JOB_SUM, entry->size[0]);
-    default:
-        return -1.0;
+    if (run == NULL) {
+        return;
     }
+    free(run->a);
+    free(run->b);
+    free(run->c);
+    free(run);
 }
 
 const char *bench_limit_name(bench_limit limit)

@@ -13,6 +13,7 @@
  * measurement. Exit status 0 when everything ran (targets are reported, not
  * enforced), 1 when the backend could not be used. */
 #define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ typedef struct options {
     const char *peer_script;
     const char *plot_script;
     bool peer;
-    const char *load_probe; /* internal: "all" or "first" in a child */
+    const char *load_probe; /* internal: "all", "first" or "plugin:PATH" in a child */
 } options;
 
 static void usage(FILE *f)
@@ -112,10 +113,49 @@ static int parse(int argc, char **argv, options *o)
 /* Plugin load and init time, in fresh processes                             */
 /* ------------------------------------------------------------------------ */
 
+static void quiet_log(int level, const char *plugin, const char *fmt, ...)
+{
+    (void)level;
+    (void)plugin;
+    (void)fmt;
+}
+
+static int quiet_error(int status, const char *fmt, ...)
+{
+    (void)fmt;
+    return status;
+}
+
+/* One plugin file on its own, as the loader takes it: dlopen, entry point,
+ * probe and init (then shutdown, untimed). */
+static int probe_plugin_file(const char *path)
+{
+    static const tsr_host_api host = {sizeof host, TSR_PLUGIN_ABI_VERSION, quiet_log, quiet_error};
+    double t0 = bench_now();
+    void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    tsr_plugin_entry_fn entry =
+        library != NULL ? (tsr_plugin_entry_fn)dlsym(library, TSR_PLUGIN_ENTRY_SYMBOL) : NULL;
+    const tsr_plugin *plugin = entry != NULL ? entry(&host, TSR_PLUGIN_ABI_VERSION) : NULL;
+    void *backend = NULL;
+    char reason[256];
+    if (plugin == NULL ||
+        (plugin->probe != NULL && plugin->probe(&host, reason, sizeof reason) < 0) ||
+        plugin->init(&host, &backend) != TSR_OK) {
+        return 1;
+    }
+    printf("%.9f\n", bench_now() - t0);
+    plugin->shutdown(backend);
+    return 0;
+}
+
 /* In the child: the time to find, load and initialise every plugin (all),
- * or to get the chosen backend on first use (first). */
+ * to get the chosen backend on first use (first), or to load and init one
+ * plugin file alone (plugin:PATH). */
 static int load_probe(const options *o)
 {
+    if (strncmp(o->load_probe, "plugin:", 7) == 0) {
+        return probe_plugin_file(o->load_probe + 7);
+    }
     double t0 = bench_now();
     tsr_status st;
     if (strcmp(o->load_probe, "all") == 0) {
@@ -139,7 +179,7 @@ static double run_load_probe(const char *self, const options *o, const char *wha
     int reps = o->config.reps < 16 ? o->config.reps : 16, got = 0;
     for (int r = 0; r < reps; r++) {
         char command[4096];
-        snprintf(command, sizeof command, "'%s' --load-probe %s %s%s%s", self, what,
+        snprintf(command, sizeof command, "'%s' --load-probe '%s' %s%s%s", self, what,
                  o->config.backend ? "--backend '" : "", o->config.backend ? o->config.backend : "",
                  o->config.backend ? "'" : "");
         FILE *p = popen(command, "r");
@@ -341,6 +381,85 @@ static void make_plot(const options *o)
 /* Main                                                                      */
 /* ------------------------------------------------------------------------ */
 
+/* tessera and the raw limit take turns, call by call, so a noisy moment on
+ * the machine hits both alike; each figure is the median of its calls. */
+static void measure(const bench_config *config, tsr_backend *backend, bench_entry *e)
+{
+    enum { MAX_REPS = 64 };
+    double tessera[MAX_REPS], limit[MAX_REPS];
+    int reps = config->reps < MAX_REPS ? config->reps : MAX_REPS, good = 0;
+    bench_case *c = bench_suite_prepare(backend, e);
+    bench_limit_run *run = bench_limit_prepare(config, e);
+    for (int r = 0; r < reps; r++) {
+        if (c != NULL) {
+            tessera[good] = bench_suite_once(c);
+            good += tessera[good] >= 0;
+        }
+        if (run != NULL) {
+            limit[r] = bench_limit_once(run);
+        }
+    }
+    e->tessera = c != NULL && good == reps ? bench_median(tessera, reps) : -1.0;
+    e->raw = run != NULL ? bench_median(limit, reps) : -1.0;
+    bench_suite_finish(c);
+    bench_limit_finish(run);
+}
+
+/* An entry measured in a child process, in milliseconds. */
+static void add_time_entry(bench_entry *e, const char *name, const char *what, double seconds,
+                           double target)
+{
+    memset(e, 0, sizeof *e);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    snprintf(e->shape, sizeof e->shape, "%s", what);
+    e->unit = "ms";
+    e->tessera = seconds;
+    e->torch = e->raw = -1.0;
+    e->target_kind = target > 0 ? BENCH_TARGET_MAX : BENCH_TARGET_NONE;
+    e->target = target;
+}
+
+/* The backend's describe() text and its plugin file (as a load probe). */
+static void find_plugin(const tsr_backend *backend, char *device, size_t device_size, char *probe,
+                        size_t probe_size)
+{
+    size_t plugins = 0;
+    tsr_plugin_count(&plugins);
+    for (size_t i = 0; i < plugins; i++) {
+        tsr_plugin_info info = {.struct_size = sizeof info};
+        if (tsr_plugin_get_info(i, &info) == TSR_OK && info.backend == backend) {
+            snprintf(device, device_size, "%s", info.device);
+            snprintf(probe, probe_size, "plugin:%s", info.path);
+        }
+    }
+}
+
+/* Runs the suite and the load probes; returns the number of entries. */
+static int run_suite(const options *o, const char *self, tsr_backend *backend, bench_entry *entries)
+{
+    int count = bench_suite_build(&o->config, entries, MAX_ENTRIES - 3);
+    double load_all = run_load_probe(self, o, "all");
+    double first_use = run_load_probe(self, o, "first");
+    char device[512] = "", probe[1100] = "", name[64];
+    find_plugin(backend, device, sizeof device, probe, sizeof probe);
+    double load_one = probe[0] ? run_load_probe(self, o, probe) : -1.0;
+    printf("tessera-bench: backend %s (%s), %d threads, %d timed runs each%s\n",
+           tsr_backend_name(backend), device, o->config.threads, o->config.reps,
+           o->config.quick ? ", quick sizes" : "");
+    bench_limits_start(o->config.threads);
+    for (int i = 0; i < count; i++) {
+        fprintf(stderr, "  %s ...\n", entries[i].name);
+        measure(&o->config, backend, &entries[i]);
+    }
+    bench_limits_stop();
+    add_time_entry(&entries[count++], "load_all_plugins", "find, load, init all", load_all, 0.020);
+    snprintf(name, sizeof name, "load_init_%s", tsr_backend_name(backend));
+    add_time_entry(&entries[count++], name, "dlopen, probe, init of its file alone", load_one, 0);
+    snprintf(name, sizeof name, "first_use_%s", tsr_backend_name(backend));
+    add_time_entry(&entries[count++], name, "tsr_backend_get in a fresh process", first_use, 0);
+    return count;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -360,66 +479,28 @@ int main(int argc, char **argv)
         size_t used = strlen(command);
         snprintf(command + used, sizeof command - used, "%s%s", i ? " " : "", argv[i]);
     }
-    bench_entry entries[MAX_ENTRIES];
-    int count = bench_suite_build(&o.config, entries, MAX_ENTRIES - 2);
-    double load_all = run_load_probe(argv[0], &o, "all");
-    double first_use = run_load_probe(argv[0], &o, "first");
-
     tsr_backend *backend = NULL;
     if (tsr_backend_get(o.config.backend, &backend) != TSR_OK) {
         fprintf(stderr, "tessera-bench: %s\n", tsr_last_error());
         return 1;
     }
-    const char *name = tsr_backend_name(backend);
-    char device[512] = "";
-    size_t plugins = 0;
-    tsr_plugin_count(&plugins);
-    for (size_t i = 0; i < plugins; i++) {
-        tsr_plugin_info info = {.struct_size = sizeof info};
-        if (tsr_plugin_get_info(i, &info) == TSR_OK && info.backend == backend) {
-            snprintf(device, sizeof device, "%s", info.device);
-        }
-    }
-    printf("tessera-bench: backend %s (%s), %d threads, %d timed runs each%s\n", name, device,
-           o.config.threads, o.config.reps, o.config.quick ? ", quick sizes" : "");
-    bench_limits_start(o.config.threads);
-    for (int i = 0; i < count; i++) {
-        bench_entry *e = &entries[i];
-        fprintf(stderr, "  %s ...\n", e->name);
-        bench_suite_measure(&o.config, backend, e);
-        e->raw = bench_limit_measure(&o.config, e);
-    }
-    bench_limits_stop();
-    bench_entry *e = &entries[count++];
-    memset(e, 0, sizeof *e);
-    snprintf(e->name, sizeof e->name, "load_all_plugins");
-    snprintf(e->shape, sizeof e->shape, "find, load, init all");
-    e->unit = "ms";
-    e->tessera = load_all;
-    e->torch = e->raw = -1.0;
-    e->target_kind = BENCH_TARGET_MAX;
-    e->target = 0.020;
-    e = &entries[count++];
-    memset(e, 0, sizeof *e);
-    snprintf(e->name, sizeof e->name, "first_use_%s", name);
-    snprintf(e->shape, sizeof e->shape, "tsr_backend_get in a fresh process");
-    e->unit = "ms";
-    e->tessera = first_use;
-    e->torch = e->raw = -1.0;
-
-    char torch_version[320] = "not run";
+    bench_entry entries[MAX_ENTRIES];
+    int count = run_suite(&o, argv[0], backend, entries);
+    char torch_version[320] = "not run", device[512] = "", probe[1100];
+    find_plugin(backend, device, sizeof device, probe, sizeof probe);
     if (o.peer) {
         char why[256];
         fprintf(stderr, "  PyTorch peer ...\n");
-        if (bench_peer_run(&o.config, o.python, o.peer_script, entries, count - 2, why,
-                           sizeof why, torch_version, sizeof torch_version) != 0) {
+        if (bench_peer_run(&o.config, o.python, o.peer_script, entries, count - 3, why, sizeof why,
+                           torch_version, sizeof torch_version) != 0) {
             printf("torch: %s\n", why);
             snprintf(torch_version, sizeof torch_version, "unavailable: %s", why);
         }
     }
     print_table(entries, count);
     printf("\ntorch: %s\ncommand: %s\n", torch_version, command);
-    if (write_json(o.json, &o, name, device, torch_version, command, entries, count) != 0) {
+    if (write_json(o.json, &o, tsr_backend_name(backend), device, torch_version, command, entries,
+                   count) != 0) {
         fprintf(stderr, "tessera-bench: cannot write %s\n", o.json);
         return 1;
     }

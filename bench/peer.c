@@ -61,8 +61,8 @@ static void parse_line(char *line, bench_entry *entries, int count, char *versio
 }
 
 int bench_peer_run(const bench_config *config, const char *python, const char *script,
-                   bench_entry *entries, int count, char *why, size_t why_size,
-                   char *torch_version, size_t version_size)
+                   bench_entry *entries, int count, char *why, size_t why_size, char *torch_version,
+                   size_t version_size)
 {
     if (access(python, X_OK) != 0 || access(script, R_OK) != 0) {
         snprintf(why, why_size, "no PyTorch peer: %s or %s missing", python, script);

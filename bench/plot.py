@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def main(source, target):
+def main(source, destination):
     with open(source) as f:
         run = json.load(f)
     entries = [e for e in run["entries"] if e["vs_torch"] or e["vs_limit"]]
@@ -25,16 +25,16 @@ def main(source, target):
         values = [e[key] or 0 for e in entries]
         colors = []
         for e, v in zip(entries, values):
-            target = e["target"]
-            aimed = ("torch" in target) == (key == "vs_torch") and target != "-"
+            goal = e["target"]
+            aimed = ("torch" in goal) == (key == "vs_torch") and goal != "-"
             colors.append("#999999" if not aimed else "#2a9d8f" if e["verdict"] == "met"
                           else "#e76f51")
         ax.barh(names, values, color=colors)
         ax.axvline(1.0, color="black", linewidth=0.8)
         for i, e in enumerate(entries):
-            target = e["target"]
-            if target.startswith(">=") and (("torch" in target) == (key == "vs_torch")):
-                ax.plot([float(target.split()[1].rstrip("x"))] * 2, [i - 0.4, i + 0.4],
+            goal = e["target"]
+            if goal.startswith(">=") and (("torch" in goal) == (key == "vs_torch")):
+                ax.plot([float(goal.split()[1].rstrip("x"))] * 2, [i - 0.4, i + 0.4],
                         color="black", linewidth=2)
             if values[i]:
                 ax.text(values[i], i, f" {values[i]:.2f}", va="center", fontsize=8)
@@ -45,7 +45,7 @@ def main(source, target):
     fig.suptitle(f"tessera-bench: backend {run['backend']}, {run['threads']} threads "
                  f"(green: target met, red: missed, black tick: target)")
     fig.tight_layout()
-    fig.savefig(target, dpi=110)
+    fig.savefig(destination, dpi=110)
     return 0
 
 

@@ -58,11 +58,16 @@ static entry_kind kind_of(const bench_entry *e)
     static const struct {
         const char *prefix;
         entry_kind kind;
-    } kinds[] = {{"matmul", KIND_MATMUL},         {"add", KIND_ADD},
-                 {"mul", KIND_MUL},               {"exp", KIND_EXP},
-                 {"sum", KIND_SUM},               {"softmax", KIND_SOFTMAX},
-                 {"layer_norm", KIND_LAYER_NORM}, {"cross_entropy", KIND_CROSS_ENTROPY},
-                 {"sort", KIND_SORT},             {"overhead", KIND_OVERHEAD}};
+    } kinds[] = {{"matmul", KIND_MATMUL},
+                 {"add", KIND_ADD},
+                 {"mul", KIND_MUL},
+                 {"exp", KIND_EXP},
+                 {"sum", KIND_SUM},
+                 {"softmax", KIND_SOFTMAX},
+                 {"layer_norm", KIND_LAYER_NORM},
+                 {"cross_entropy", KIND_CROSS_ENTROPY},
+                 {"sort", KIND_SORT},
+                 {"overhead", KIND_OVERHEAD}};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (strncmp(e->name, kinds[i].prefix, strlen(kinds[i].prefix)) == 0) {
             return kinds[i].kind;
@@ -83,49 +88,60 @@ static bench_entry *add_entry(bench_entry *entries, int *count, int capacity, co
     return e;
 }
 
-int bench_suite_build(const bench_config *config, bench_entry *entries, int capacity)
+static void add_matmul_entries(bool quick, bench_entry *entries, int *count, int capacity)
 {
-    int count = 0;
-    bool q = config->quick;
-    static const int64_t full_mm[4] = {256, 512, 1024, 2048}, quick_mm[4] = {16, 32, 48, 64};
+    static const int64_t full[4] = {256, 512, 1024, 2048}, small[4] = {16, 32, 48, 64};
     for (int i = 0; i < 4; i++) {
-        int64_t n = q ? quick_mm[i] : full_mm[i];
+        int64_t n = quick ? small[i] : full[i];
         char name[48];
-        snprintf(name, sizeof name, "matmul_f32_%d", (int)(q ? full_mm[i] : n));
-        bench_entry *e = add_entry(entries, &count, capacity, name);
+        snprintf(name, sizeof name, "matmul_f32_%d", (int)full[i]);
+        bench_entry *e = add_entry(entries, count, capacity, name);
+        if (e == NULL) {
+            return;
+        }
         snprintf(e->shape, sizeof e->shape, "%lldx%lld @ %lldx%lld", (long long)n, (long long)n,
                  (long long)n, (long long)n);
         e->size[0] = n;
         e->work = 2.0 * (double)n * (double)n * (double)n;
         e->unit = "GFLOP/s";
         e->limit = BENCH_LIMIT_SGEMM;
-        e->target_kind = n >= 1024 || (q && i >= 2) ? BENCH_TARGET_LIMIT : BENCH_TARGET_NONE;
+        e->target_kind = i >= 2 ? BENCH_TARGET_LIMIT : BENCH_TARGET_NONE;
         e->target = 0.95;
     }
-    int64_t big = q ? 65536 : (int64_t)16 << 20;
-    static const char *streams[] = {"add_16M", "mul_16M", "exp_16M", "sum_16M"};
+}
+
+/* add, mul (two reads, one write), exp (one and one), sum (one read). */
+static void add_stream_entries(bool quick, bench_entry *entries, int *count, int capacity)
+{
+    static const struct {
+        const char *name;
+        double bytes_per_element;
+        bench_limit limit;
+        bench_target_kind target_kind;
+        double target;
+    } streams[] = {{"add_16M", 12.0, BENCH_LIMIT_STREAM_ADD, BENCH_TARGET_LIMIT, 0.85},
+                   {"mul_16M", 12.0, BENCH_LIMIT_STREAM_ADD, BENCH_TARGET_LIMIT, 0.85},
+                   {"exp_16M", 8.0, BENCH_LIMIT_COPY, BENCH_TARGET_TORCH, 2.0},
+                   {"sum_16M", 4.0, BENCH_LIMIT_READ_SUM, BENCH_TARGET_LIMIT, 0.9}};
+    int64_t n = quick ? 65536 : (int64_t)16 << 20;
     for (int i = 0; i < 4; i++) {
-        bench_entry *e = add_entry(entries, &count, capacity, streams[i]);
-        snprintf(e->shape, sizeof e->shape, "%lld float32", (long long)big);
-        e->size[0] = big;
-        e->unit = "GB/s";
-        if (i < 2) {
-            e->work = 12.0 * (double)big; /* two reads, one write */
-            e->limit = BENCH_LIMIT_STREAM_ADD;
-            e->target_kind = BENCH_TARGET_LIMIT;
-            e->target = 0.85;
-        } else if (i == 2) {
-            e->work = 8.0 * (double)big;
-            e->limit = BENCH_LIMIT_COPY;
-            e->target_kind = BENCH_TARGET_TORCH;
-            e->target = 2.0;
-        } else {
-            e->work = 4.0 * (double)big;
-            e->limit = BENCH_LIMIT_READ_SUM;
-            e->target_kind = BENCH_TARGET_LIMIT;
-            e->target = 0.9;
+        bench_entry *e = add_entry(entries, count, capacity, streams[i].name);
+        if (e == NULL) {
+            return;
         }
+        snprintf(e->shape, sizeof e->shape, "%lld float32", (long long)n);
+        e->size[0] = n;
+        e->unit = "GB/s";
+        e->work = streams[i].bytes_per_element * (double)n;
+        e->limit = streams[i].limit;
+        e->target_kind = streams[i].target_kind;
+        e->target = streams[i].target;
     }
+}
+
+/* Row ops: the limit is a copy of the same bytes (one read, one write). */
+static void add_row_entries(bool quick, bench_entry *entries, int *count, int capacity)
+{
     static const struct {
         const char *name;
         int64_t rows, cols, quick_rows, quick_cols;
@@ -134,9 +150,12 @@ int bench_suite_build(const bench_config *config, bench_entry *entries, int capa
                 {"layer_norm_8192x1024", 8192, 1024, 128, 64, BENCH_LIMIT_COPY},
                 {"cross_entropy_8192x1000", 8192, 1000, 128, 10, BENCH_LIMIT_NONE}};
     for (int i = 0; i < 3; i++) {
-        bench_entry *e = add_entry(entries, &count, capacity, rows[i].name);
-        e->size[1] = q ? rows[i].quick_rows : rows[i].rows;
-        e->size[2] = q ? rows[i].quick_cols : rows[i].cols;
+        bench_entry *e = add_entry(entries, count, capacity, rows[i].name);
+        if (e == NULL) {
+            return;
+        }
+        e->size[1] = quick ? rows[i].quick_rows : rows[i].rows;
+        e->size[2] = quick ? rows[i].quick_cols : rows[i].cols;
         e->size[0] = e->size[1] * e->size[2];
         snprintf(e->shape, sizeof e->shape, "%lldx%lld float32", (long long)e->size[1],
                  (long long)e->size[2]);
@@ -146,18 +165,31 @@ int bench_suite_build(const bench_config *config, bench_entry *entries, int capa
         e->target_kind = BENCH_TARGET_TORCH;
         e->target = 3.0;
     }
+}
+
+int bench_suite_build(const bench_config *config, bench_entry *entries, int capacity)
+{
+    int count = 0;
+    bool q = config->quick;
+    add_matmul_entries(q, entries, &count, capacity);
+    add_stream_entries(q, entries, &count, capacity);
+    add_row_entries(q, entries, &count, capacity);
     bench_entry *e = add_entry(entries, &count, capacity, "sort_4M");
-    e->size[0] = q ? 4096 : (int64_t)4 << 20;
-    snprintf(e->shape, sizeof e->shape, "%lld float32", (long long)e->size[0]);
-    e->unit = "ms";
-    e->target_kind = BENCH_TARGET_TORCH;
-    e->target = 2.0;
+    if (e != NULL) {
+        e->size[0] = q ? 4096 : (int64_t)4 << 20;
+        snprintf(e->shape, sizeof e->shape, "%lld float32", (long long)e->size[0]);
+        e->unit = "ms";
+        e->target_kind = BENCH_TARGET_TORCH;
+        e->target = 2.0;
+    }
     e = add_entry(entries, &count, capacity, "overhead_add_1");
-    e->size[0] = q ? 2000 : 200000; /* calls per timed run */
-    snprintf(e->shape, sizeof e->shape, "1 float32 + 1 float32");
-    e->unit = "us";
-    e->target_kind = BENCH_TARGET_MAX;
-    e->target = 0.25e-6;
+    if (e != NULL) {
+        e->size[0] = q ? 2000 : 200000; /* calls per timed run */
+        snprintf(e->shape, sizeof e->shape, "1 float32 + 1 float32");
+        e->unit = "us";
+        e->target_kind = BENCH_TARGET_MAX;
+        e->target = 0.25e-6;
+    }
     if (config->only != NULL) {
         int kept = 0;
         for (int i = 0; i < count; i++) {
@@ -292,29 +324,49 @@ static tsr_status call_once(const bench_entry *e, const bench_inputs *in)
     return st;
 }
 
-void bench_suite_measure(const bench_config *config, tsr_backend *backend, bench_entry *e)
+struct bench_case {
+    const bench_entry *entry;
+    tsr_backend *backend;
+    bench_inputs in;
+};
+
+bench_case *bench_suite_prepare(tsr_backend *backend, bench_entry *e)
 {
-    bench_inputs in = {0};
-    tsr_status st = make_inputs(e, backend, &in);
+    bench_case *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        snprintf(e->note, sizeof e->note, "skipped: out of memory");
+        return NULL;
+    }
+    c->entry = e;
+    c->backend = backend;
+    tsr_status st = make_inputs(e, backend, &c->in);
     if (st == TSR_OK) {
-        st = call_once(e, &in); /* warm up: caches, allocator, pool */
+        st = call_once(e, &c->in); /* warm up: caches, allocator, pool */
     }
     if (st != TSR_OK) {
         snprintf(e->note, sizeof e->note, "skipped: %s", tsr_last_error());
-        release_inputs(&in);
-        return;
+        bench_suite_finish(c);
+        return NULL;
     }
-    double times[64];
-    int reps = config->reps < 64 ? config->reps : 64;
-    for (int r = 0; r < reps && st == TSR_OK; r++) {
-        double t0 = bench_now();
-        st = call_once(e, &in);
-        tsr_backend_synchronize(backend);
-        times[r] = bench_now() - t0;
+    return c;
+}
+
+double bench_suite_once(bench_case *c)
+{
+    double t0 = bench_now();
+    tsr_status st = call_once(c->entry, &c->in);
+    tsr_backend_synchronize(c->backend);
+    double seconds = bench_now() - t0;
+    if (st != TSR_OK) {
+        return -1.0;
     }
-    e->tessera = st == TSR_OK ? bench_median(times, reps) : -1.0;
-    if (kind_of(e) == KIND_OVERHEAD && e->tessera > 0) {
-        e->tessera /= (double)e->size[0];
+    return kind_of(c->entry) == KIND_OVERHEAD ? seconds / (double)c->entry->size[0] : seconds;
+}
+
+void bench_suite_finish(bench_case *c)
+{
+    if (c != NULL) {
+        release_inputs(&c->in);
+        free(c);
     }
-    release_inputs(&in);
 }

@@ -17,6 +17,14 @@ import torch
 import torch.nn.functional as F
 
 
+def cpu_capability():
+    """The kernels ATen dispatches to ("AVX2" here unless ATEN_CPU_CAPABILITY says otherwise)."""
+    for line in torch.__config__.show().splitlines():
+        if "CPU capability usage:" in line:
+            return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
 def timed(fn, reps):
     fn()
     times = []
@@ -73,8 +81,7 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     print("torch_version", torch.__version__, "threads", torch.get_num_threads(),
-          "capability", torch.backends.cpu.get_cpu_capability()
-          if hasattr(torch.backends, "cpu") else "?", flush=True)
+          "kernels", cpu_capability(), flush=True)
     for spec in args.entries:
         name, sizes = spec.split("=")
         sizes = [int(s) for s in sizes.split(",")]

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,13 @@ cJSON *conf_json_parse(const char *text)
     cJSON *root = cJSON_Parse(tagged);
     free(tagged);
     return root;
+}
+
+cJSON *conf_json_create_int(int64_t value)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%c%lld", CONF_INT_TAG, (long long)value);
+    return cJSON_CreateString(text);
 }
 
 bool conf_json_is_int(const cJSON *item)

@@ -16,6 +16,10 @@
 /* Parses one JSON text with integer literals tagged. NULL on a syntax error. */
 cJSON *conf_json_parse(const char *text);
 
+/* A new item that reads back as an integer literal (exact, and an int
+ * rather than a float scalar), for cases built in code. */
+cJSON *conf_json_create_int(int64_t value);
+
 /* An integer: an integer literal, or an integral cJSON number up to 2^53. */
 bool conf_json_int(const cJSON *item, int64_t *out);
 /* Whether `item` was written as an integer literal (no '.', no exponent). */

@@ -1,7 +1,11 @@
-/* tessera-conformance: runs a golden case set against one or more backends.
+/* tessera-conformance: runs a golden case set against one or more backends,
+ * or compares a backend with another on random cases.
  *
  *   tessera-conformance --backend NAME[,NAME...] --cases DIR [--op GLOB]
- *                       [--report FILE.html|.md|.json] [--verbose] [--list-ops]
+ *                       [--report FILE.html|.md|.json] [--verbose] [--no-grad]
+ *   tessera-conformance --backend NAME --against REF [--cases-count N] [--seed S]
+ *                       [--op GLOB] [--case J] [--report FILE] [--verbose]
+ *   tessera-conformance --list-ops
  *
  * Prints each failing case (every case with --verbose), then one line
  * "N passed, N failed, N skipped". Exits 0 when nothing failed, 1 when a
@@ -9,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "bind.h"
+#include "differential.h"
 #include "manifest.h"
 #include "report.h"
 #include "runner.h"
@@ -27,26 +32,58 @@ typedef struct options {
     const char *report;
     bool verbose;
     bool list_ops;
+    bool no_grad;
+    const char *against; /* differential mode: the reference backend */
+    size_t cases_count;
+    uint64_t seed;
+    long long only_case; /* --case J, or -1 */
+    const char *dump;    /* --dump DIR */
 } options;
 
 static void usage(FILE *f)
 {
     fputs("usage: tessera-conformance --backend NAME[,NAME...] --cases DIR [--op GLOB]\n"
-          "                           [--report FILE.html|.md|.json] [--verbose]\n"
+          "                           [--report FILE.html|.md|.json] [--verbose] [--no-grad]\n"
+          "       tessera-conformance --backend NAME --against REF [--cases-count N]\n"
+          "                           [--seed S] [--op GLOB] [--case J] [--dump DIR]\n"
+          "                           [--report FILE] [--verbose]\n"
           "       tessera-conformance --list-ops\n"
-          "  --op GLOB   run the ops matching GLOB (with a '/', match \"op/case\")\n",
+          "  --op GLOB        run the ops matching GLOB (with a '/', match \"op/case\")\n"
+          "  --no-grad        check forward outputs only, not the cases' gradients\n"
+          "  --against REF    differential mode: random cases, compared with backend REF\n"
+          "  --cases-count N  differential cases in all (default 1000), dealt over the ops\n"
+          "  --seed S         differential seed (default 1)\n"
+          "  --case J         only differential case J of each selected op (a reproducer)\n"
+          "  --dump DIR       write failing differential cases (with --case: that case) to DIR\n"
+          "                   as golden cases, the reference's outputs as expected\n",
           f);
 }
 
 /* Returns 0 when the options are complete, else the exit status to use. */
+/* A whole non-negative decimal number. */
+static bool parse_count(const char *text, unsigned long long *out)
+{
+    char *end = NULL;
+    if (!text[0] || text[0] == '-')
+        return false;
+    *out = strtoull(text, &end, 10);
+    return *end == '\0';
+}
+
 static int parse_options(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
+    o->cases_count = 1000;
+    o->seed = 1;
+    o->only_case = -1;
+    unsigned long long n;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
         if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
             o->verbose = true;
+        else if (strcmp(a, "--no-grad") == 0)
+            o->no_grad = true;
         else if (strcmp(a, "--list-ops") == 0)
             o->list_ops = true;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
@@ -59,6 +96,16 @@ static int parse_options(int argc, char **argv, options *o)
             o->op_glob = argv[++i];
         else if (strcmp(a, "--report") == 0 && has_value)
             o->report = argv[++i];
+        else if (strcmp(a, "--against") == 0 && has_value)
+            o->against = argv[++i];
+        else if (strcmp(a, "--dump") == 0 && has_value)
+            o->dump = argv[++i];
+        else if (strcmp(a, "--cases-count") == 0 && has_value && parse_count(argv[i + 1], &n))
+            o->cases_count = (size_t)n, i++;
+        else if (strcmp(a, "--seed") == 0 && has_value && parse_count(argv[i + 1], &n))
+            o->seed = n, i++;
+        else if (strcmp(a, "--case") == 0 && has_value && parse_count(argv[i + 1], &n))
+            o->only_case = (long long)n, i++;
         else {
             fprintf(stderr, "tessera-conformance: unknown or incomplete option '%s'\n", a);
             return usage(stderr), 2;
@@ -66,8 +113,13 @@ static int parse_options(int argc, char **argv, options *o)
     }
     if (o->list_ops)
         return 0;
-    if (!o->backends || !o->cases) {
-        fputs("tessera-conformance: --backend and --cases are required\n", stderr);
+    if (o->against && (!o->backends || strchr(o->backends, ',') || o->cases)) {
+        fputs("tessera-conformance: --against takes one --backend and no --cases\n", stderr);
+        return usage(stderr), 2;
+    }
+    if (!o->against && (!o->backends || !o->cases)) {
+        fputs("tessera-conformance: --backend and --cases (or --against) are required\n",
+              stderr);
         return usage(stderr), 2;
     }
     if (o->report && !conf_report_path_supported(o->report)) {
@@ -137,7 +189,7 @@ static bool run_backend(const options *o, const char *name, const conf_manifest 
         return false;
     }
     conf_source source = conf_source_golden(o->cases);
-    conf_runner runner = {o->cases, backend, &source};
+    conf_runner runner = {o->cases, backend, &source, o->no_grad};
     for (size_t i = 0; i < m->count; i++) {
         const conf_case *c = &m->cases[i];
         if (!selected(o, c))
@@ -175,6 +227,34 @@ static bool run_backends(const options *o, const conf_manifest *m, conf_report *
     return ok;
 }
 
+static bool run_differential(const options *o, conf_report *report)
+{
+    tsr_backend *backend = NULL, *reference = NULL;
+    if (tsr_backend_get(o->backends, &backend) != TSR_OK ||
+        tsr_backend_get(o->against, &reference) != TSR_OK) {
+        fprintf(stderr, "tessera-conformance: %s\n", tsr_last_error());
+        return false;
+    }
+    conf_diff_options d = {.backend = backend,
+                           .reference = reference,
+                           .seed = o->seed,
+                           .count = o->cases_count,
+                           .op_glob = o->op_glob,
+                           .only_case = o->only_case,
+                           .verbose = o->verbose,
+                           .dump = o->dump,
+                           .out = stdout};
+    size_t nops = conf_diff_run(&d, report);
+    if (nops == 0)
+        fprintf(stderr, "tessera-conformance: no op %s%s%shas a draw function that '%s' claims\n",
+                o->op_glob ? "matching '" : "", o->op_glob ? o->op_glob : "",
+                o->op_glob ? "' " : "", o->against);
+    else
+        printf("differential: %s against %s, seed %llu: %zu cases over %zu ops\n", o->backends,
+               o->against, (unsigned long long)o->seed, report->count, nops);
+    return true;
+}
+
 static void list_ops(void)
 {
     const conf_adapter *a;
@@ -190,14 +270,17 @@ int main(int argc, char **argv)
         return st < 0 ? 0 : st;
     if (o.list_ops)
         return list_ops(), 0;
-    conf_manifest m;
-    char msg[512];
-    if (!conf_manifest_load(o.cases, &m, msg, sizeof msg)) {
+    conf_manifest m = {0};
+    char msg[512], source[160];
+    if (!o.against && !conf_manifest_load(o.cases, &m, msg, sizeof msg)) {
         fprintf(stderr, "tessera-conformance: %s\n", msg);
         return 2;
     }
-    conf_report report = {.cases_dir = o.cases, .source = "golden"};
-    bool ran = run_backends(&o, &m, &report);
+    snprintf(source, sizeof source, "differential against %s, seed %llu",
+             o.against ? o.against : "", (unsigned long long)o.seed);
+    conf_report report = {.cases_dir = o.against ? "(random cases)" : o.cases,
+                          .source = o.against ? source : "golden"};
+    bool ran = o.against ? run_differential(&o, &report) : run_backends(&o, &m, &report);
     if (ran && o.report && !conf_report_write(&report, o.report, msg, sizeof msg)) {
         fprintf(stderr, "tessera-conformance: %s\n", msg);
         ran = false;
@@ -208,6 +291,10 @@ int main(int argc, char **argv)
         printf("%zu of the failures are errors (an unexpected error, a missing error or a "
                "changed input)\n",
                counts[CONF_ERROR]);
+    size_t grads[CONF_OUTCOME_COUNT];
+    if (conf_report_grad_counts(&report, grads) > 0)
+        printf("gradients (cases whose forward passed): %zu passed, %zu failed, %zu skipped\n",
+               grads[CONF_PASS], grads[CONF_FAIL] + grads[CONF_ERROR], grads[CONF_SKIP]);
     if (report.count == 0 && ran)
         fprintf(stderr, "tessera-conformance: no case was selected\n");
     printf("%zu passed, %zu failed, %zu skipped\n", counts[CONF_PASS],

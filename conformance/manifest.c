@@ -156,7 +156,49 @@ static void parse_tolerances(const cJSON *root, conf_case *c)
     if (atol && !(c->has_atol = conf_json_double(atol, &c->atol)))
         set_problem(c, "'atol' is not a number");
     c->signed_zeros = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "signed_zeros"));
-    c->has_grad = cJSON_GetObjectItemCaseSensitive(root, "grad") != NULL;
+}
+
+static void parse_grad_names(const cJSON *wrt, conf_grad *g, conf_case *scratch)
+{
+    if (!cJSON_IsArray(wrt)) {
+        set_problem(scratch, "'wrt' must be a list of input names");
+        return;
+    }
+    g->wrt = calloc((size_t)cJSON_GetArraySize(wrt) + 1, sizeof(char *));
+    const cJSON *name;
+    cJSON_ArrayForEach(name, wrt)
+    {
+        char *s = copy_string(name);
+        if (!s) {
+            set_problem(scratch, "'wrt' must be a list of input names");
+            return;
+        }
+        g->wrt[g->nwrt++] = s;
+    }
+}
+
+/* A malformed `grad` entry leaves the forward runnable: its problem is kept
+ * in the entry (through a scratch case, since the helpers report to one). */
+static void parse_grad(const cJSON *entry, conf_case *c)
+{
+    if (!entry)
+        return;
+    c->has_grad = true;
+    c->grad = calloc(1, sizeof *c->grad);
+    if (!c->grad)
+        return;
+    conf_case scratch = {0};
+    if (!cJSON_IsObject(entry)) {
+        set_problem(&scratch, "'grad' must be an object");
+    } else {
+        parse_grad_names(cJSON_GetObjectItemCaseSensitive(entry, "wrt"), c->grad, &scratch);
+        c->grad->grad_outputs = parse_tensor_list(
+            cJSON_GetObjectItemCaseSensitive(entry, "grad_outputs"), &c->grad->ngrad_outputs,
+            &scratch);
+        c->grad->expected = parse_tensor_list(cJSON_GetObjectItemCaseSensitive(entry, "expected"),
+                                              &c->grad->nexpected, &scratch);
+    }
+    c->grad->problem = scratch.problem;
 }
 
 static void parse_root(cJSON *root, conf_case *c)
@@ -189,6 +231,7 @@ static void parse_root(cJSON *root, conf_case *c)
     if (outputs && error)
         set_problem(c, "the case has both 'outputs' and 'error'");
     parse_tolerances(root, c);
+    parse_grad(cJSON_GetObjectItemCaseSensitive(root, "grad"), c);
 }
 
 bool conf_case_parse(const char *line, int line_number, conf_case *out)
@@ -235,6 +278,19 @@ void conf_case_free(conf_case *c)
     for (int i = 0; i < c->noutputs; i++)
         free_tensor_ref(&c->outputs[i]);
     free(c->outputs);
+    if (c->grad) {
+        for (int i = 0; i < c->grad->nwrt; i++)
+            free(c->grad->wrt[i]);
+        free(c->grad->wrt);
+        for (int i = 0; i < c->grad->ngrad_outputs; i++)
+            free_tensor_ref(&c->grad->grad_outputs[i]);
+        free(c->grad->grad_outputs);
+        for (int i = 0; i < c->grad->nexpected; i++)
+            free_tensor_ref(&c->grad->expected[i]);
+        free(c->grad->expected);
+        free(c->grad->problem);
+        free(c->grad);
+    }
     cJSON_Delete(c->args);
     free(c->op);
     free(c->name);

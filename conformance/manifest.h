@@ -32,6 +32,21 @@ typedef struct conf_input {
     int nlist;
 } conf_input;
 
+/* A case's optional `grad` entry: the gradients of the floating outputs,
+ * weighted by grad_outputs, with respect to the inputs named in wrt (after
+ * their view steps). A list input in wrt has one expected file per element. */
+typedef struct conf_grad {
+    char **wrt; /* input names ("self" and "input" are one name) */
+    int nwrt;
+    conf_tensor_ref *grad_outputs; /* one per floating output, in order */
+    int ngrad_outputs;
+    conf_tensor_ref *expected; /* one per wrt tensor (list elements flattened) */
+    int nexpected;
+    /* Non-NULL when the entry is malformed: the forward still runs, the
+     * gradient check reports the problem. */
+    char *problem;
+} conf_grad;
+
 typedef struct conf_case {
     int line; /* 1-based line in manifest.jsonl */
     char *op;
@@ -46,7 +61,8 @@ typedef struct conf_case {
     bool has_rtol, has_atol;
     double rtol, atol;
     bool signed_zeros;
-    bool has_grad;
+    bool has_grad;   /* the line has a `grad` entry (grad is then non-NULL) */
+    conf_grad *grad; /* owned, NULL without a `grad` entry */
     /* Non-NULL when the line cannot be run; the other fields may be partial. */
     char *problem;
 } conf_case;

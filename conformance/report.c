@@ -25,6 +25,7 @@ bool conf_report_add(conf_report *report, const char *backend, const conf_case *
     r->backend = strdup(backend);
     r->message = strdup(result->message);
     r->outcome = result->outcome;
+    r->grad = result->grad;
     memcpy(r->dtype, result->dtype, sizeof r->dtype);
     return r->op && r->name && r->backend && r->message;
 }
@@ -34,6 +35,36 @@ void conf_report_counts(const conf_report *report, size_t counts[CONF_OUTCOME_CO
     memset(counts, 0, sizeof(size_t) * CONF_OUTCOME_COUNT);
     for (size_t i = 0; i < report->count; i++)
         counts[report->records[i].outcome]++;
+}
+
+conf_outcome conf_grad_outcome(conf_grad_check grad)
+{
+    switch (grad) {
+    case CONF_GRAD_PASS:
+        return CONF_PASS;
+    case CONF_GRAD_FAIL:
+        return CONF_FAIL;
+    case CONF_GRAD_SKIP:
+        return CONF_SKIP;
+    case CONF_GRAD_ERROR:
+        return CONF_ERROR;
+    default:
+        return CONF_OUTCOME_COUNT;
+    }
+}
+
+size_t conf_report_grad_counts(const conf_report *report, size_t counts[CONF_OUTCOME_COUNT])
+{
+    memset(counts, 0, sizeof(size_t) * CONF_OUTCOME_COUNT);
+    size_t checked = 0;
+    for (size_t i = 0; i < report->count; i++) {
+        conf_outcome o = conf_grad_outcome(report->records[i].grad);
+        if (o < CONF_OUTCOME_COUNT) {
+            counts[o]++;
+            checked++;
+        }
+    }
+    return checked;
 }
 
 void conf_report_free(conf_report *report)
@@ -93,12 +124,22 @@ static const char *field_dtype(const conf_record *r)
     return r->dtype;
 }
 
-/* Distinct values of one record field, in first-seen order. */
-static const char **distinct(const conf_report *report, record_field field, size_t *count)
+/* What a record counts as in the matrix; CONF_OUTCOME_COUNT: not in it. */
+static conf_outcome counted(const conf_record *r, bool gradients)
+{
+    return gradients ? conf_grad_outcome(r->grad) : r->outcome;
+}
+
+/* Distinct values of one record field over the counted records, in
+ * first-seen order. */
+static const char **distinct(const conf_report *report, bool gradients, record_field field,
+                             size_t *count)
 {
     const char **list = calloc(report->count + 1, sizeof *list);
     *count = 0;
     for (size_t i = 0; list && i < report->count; i++) {
+        if (counted(&report->records[i], gradients) >= CONF_OUTCOME_COUNT)
+            continue;
         const char *s = field(&report->records[i]);
         if (index_of(list, *count, s) == *count)
             list[(*count)++] = s;
@@ -117,13 +158,13 @@ static void sort_dtypes(const char **dtypes, size_t n)
     }
 }
 
-bool conf_matrix_build(const conf_report *report, conf_matrix *m)
+bool conf_matrix_build(const conf_report *report, bool gradients, conf_matrix *m)
 {
     memset(m, 0, sizeof *m);
     size_t nbackends = 0, ndtypes = 0;
-    const char **backends = distinct(report, field_backend, &nbackends);
-    const char **dtypes = distinct(report, field_dtype, &ndtypes);
-    m->ops = distinct(report, field_op, &m->nops);
+    const char **backends = distinct(report, gradients, field_backend, &nbackends);
+    const char **dtypes = distinct(report, gradients, field_dtype, &ndtypes);
+    m->ops = distinct(report, gradients, field_op, &m->nops);
     m->columns = calloc(nbackends * ndtypes + 1, sizeof *m->columns);
     m->cells = calloc(m->nops * nbackends * ndtypes + 1, sizeof *m->cells);
     bool ok = backends && dtypes && m->ops && m->columns && m->cells;
@@ -136,10 +177,13 @@ bool conf_matrix_build(const conf_report *report, conf_matrix *m)
         }
         for (size_t i = 0; i < report->count; i++) {
             const conf_record *r = &report->records[i];
+            conf_outcome o = counted(r, gradients);
+            if (o >= CONF_OUTCOME_COUNT)
+                continue;
             size_t row = index_of(m->ops, m->nops, r->op);
             size_t col = index_of(backends, nbackends, r->backend) * ndtypes +
                          index_of(dtypes, ndtypes, r->dtype);
-            conf_matrix_cell(m, row, col)->counts[r->outcome]++;
+            conf_matrix_cell(m, row, col)->counts[o]++;
         }
     }
     free(backends);
@@ -194,23 +238,27 @@ bool conf_report_write(const conf_report *report, const char *path, char *messag
         snprintf(message, capacity, "%s: the report's extension must be .html, .md or .json", path);
         return false;
     }
-    conf_matrix m;
+    conf_matrix m, grads;
     FILE *f = NULL;
-    if (!conf_matrix_build(report, &m) || !(f = fopen(path, "w"))) {
+    bool built = conf_matrix_build(report, false, &m);
+    built = conf_matrix_build(report, true, &grads) && built;
+    if (!built || !(f = fopen(path, "w"))) {
         snprintf(message, capacity, "%s: cannot write the report", path);
         conf_matrix_free(&m);
+        conf_matrix_free(&grads);
         return false;
     }
     bool ok = true;
     if (format == FORMAT_HTML)
-        conf_report_write_html(report, &m, f);
+        conf_report_write_html(report, &m, &grads, f);
     else if (format == FORMAT_MARKDOWN)
-        conf_report_write_markdown(report, &m, f);
+        conf_report_write_markdown(report, &m, &grads, f);
     else
-        ok = conf_report_write_json(report, &m, f);
+        ok = conf_report_write_json(report, &m, &grads, f);
     ok = !ferror(f) && ok;
     ok = fclose(f) == 0 && ok;
     conf_matrix_free(&m);
+    conf_matrix_free(&grads);
     if (!ok)
         snprintf(message, capacity, "%s: writing the report failed", path);
     return ok;

@@ -13,13 +13,14 @@ typedef struct conf_record {
     char *name;
     char *backend;
     char dtype[16];
-    conf_outcome outcome;
+    conf_outcome outcome;    /* of forward and gradients together */
+    conf_grad_check grad;    /* of the gradients alone (CONF_GRAD_NONE: not checked) */
     char *message;
 } conf_record;
 
 typedef struct conf_report {
     const char *cases_dir; /* shown in the report's heading (borrowed) */
-    const char *source;    /* "golden" (borrowed) */
+    const char *source;    /* "golden", or "differential against BACKEND" (borrowed) */
     conf_record *records;
     size_t count;
     size_t capacity;
@@ -48,10 +49,17 @@ typedef struct conf_matrix {
 bool conf_report_add(conf_report *report, const char *backend, const conf_case *c,
                      const conf_result *result);
 void conf_report_counts(const conf_report *report, size_t counts[CONF_OUTCOME_COUNT]);
+/* The gradient checks alone: the records whose gradients were checked,
+ * counted by how the check went. Returns how many were checked. */
+size_t conf_report_grad_counts(const conf_report *report, size_t counts[CONF_OUTCOME_COUNT]);
+/* The outcome a gradient check counts as (CONF_OUTCOME_COUNT for NONE). */
+conf_outcome conf_grad_outcome(conf_grad_check grad);
 void conf_report_free(conf_report *report);
 
-/* The matrix of `report` (borrowing its strings); free with conf_matrix_free. */
-bool conf_matrix_build(const conf_report *report, conf_matrix *out);
+/* The matrix of `report` (borrowing its strings); free with conf_matrix_free.
+ * With `gradients`, only the records whose gradients were checked, counted
+ * by the gradient check's outcome. */
+bool conf_matrix_build(const conf_report *report, bool gradients, conf_matrix *out);
 void conf_matrix_free(conf_matrix *m);
 conf_cell *conf_matrix_cell(const conf_matrix *m, size_t row, size_t column);
 
@@ -61,9 +69,13 @@ bool conf_report_write(const conf_report *report, const char *path, char *messag
 /* Whether `path` has an extension conf_report_write understands. */
 bool conf_report_path_supported(const char *path);
 
-/* The three formats (report_formats.c). */
-void conf_report_write_html(const conf_report *report, const conf_matrix *m, FILE *f);
-void conf_report_write_markdown(const conf_report *report, const conf_matrix *m, FILE *f);
-bool conf_report_write_json(const conf_report *report, const conf_matrix *m, FILE *f);
+/* The three formats (report_formats.c): `m` is the matrix of every case,
+ * `grads` that of the gradient checks. */
+void conf_report_write_html(const conf_report *report, const conf_matrix *m,
+                            const conf_matrix *grads, FILE *f);
+void conf_report_write_markdown(const conf_report *report, const conf_matrix *m,
+                                const conf_matrix *grads, FILE *f);
+bool conf_report_write_json(const conf_report *report, const conf_matrix *m,
+                            const conf_matrix *grads, FILE *f);
 
 #endif

@@ -33,11 +33,15 @@ static const char *cell_class(const conf_cell *cell)
 
 static void summary_line(const conf_report *report, char *out, size_t capacity)
 {
-    size_t counts[CONF_OUTCOME_COUNT];
+    size_t counts[CONF_OUTCOME_COUNT], grads[CONF_OUTCOME_COUNT];
     conf_report_counts(report, counts);
-    snprintf(out, capacity, "%zu passed, %zu failed (%zu of them errors), %zu skipped",
-             counts[CONF_PASS], counts[CONF_FAIL] + counts[CONF_ERROR], counts[CONF_ERROR],
-             counts[CONF_SKIP]);
+    int n = snprintf(out, capacity, "%zu passed, %zu failed (%zu of them errors), %zu skipped",
+                     counts[CONF_PASS], counts[CONF_FAIL] + counts[CONF_ERROR], counts[CONF_ERROR],
+                     counts[CONF_SKIP]);
+    if (conf_report_grad_counts(report, grads) > 0 && n > 0 && (size_t)n < capacity)
+        snprintf(out + n, capacity - (size_t)n,
+                 "; gradients: %zu passed, %zu failed, %zu skipped", grads[CONF_PASS],
+                 grads[CONF_FAIL] + grads[CONF_ERROR], grads[CONF_SKIP]);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -136,7 +140,8 @@ static void html_cases(const conf_report *report, conf_outcome a, conf_outcome b
     fputs("</ul>\n", f);
 }
 
-void conf_report_write_html(const conf_report *report, const conf_matrix *m, FILE *f)
+void conf_report_write_html(const conf_report *report, const conf_matrix *m,
+                            const conf_matrix *grads, FILE *f)
 {
     char summary[256];
     summary_line(report, summary, sizeof summary);
@@ -149,6 +154,13 @@ void conf_report_write_html(const conf_report *report, const conf_matrix *m, FIL
     fprintf(f, "</code> (expected results: %s). %s.</p>\n",
             report->source ? report->source : "golden", summary);
     html_matrix(m, f);
+    if (grads->nops > 0) {
+        fputs("<h2>Gradients</h2>\n<p>The cases with a <code>grad</code> entry whose forward "
+              "passed, by how their gradients compared (a case passes above only when both "
+              "do).</p>\n",
+              f);
+        html_matrix(grads, f);
+    }
     fputs("<h2>Failures and errors</h2>\n", f);
     html_cases(report, CONF_FAIL, CONF_ERROR, f);
     fputs("<details><summary>Skipped cases</summary>\n", f);
@@ -201,7 +213,8 @@ static void markdown_cases(const conf_report *report, conf_outcome a, conf_outco
     }
 }
 
-void conf_report_write_markdown(const conf_report *report, const conf_matrix *m, FILE *f)
+void conf_report_write_markdown(const conf_report *report, const conf_matrix *m,
+                                const conf_matrix *grads, FILE *f)
 {
     char summary[256];
     summary_line(report, summary, sizeof summary);
@@ -209,6 +222,12 @@ void conf_report_write_markdown(const conf_report *report, const conf_matrix *m,
             report->cases_dir ? report->cases_dir : "", report->source ? report->source : "golden",
             summary);
     markdown_matrix(m, f);
+    if (grads->nops > 0) {
+        fputs("\n## Gradients\n\nThe cases with a `grad` entry whose forward passed, by how "
+              "their gradients compared (a case passes above only when both do).\n\n",
+              f);
+        markdown_matrix(grads, f);
+    }
     fputs("\n## Failures and errors\n\n", f);
     markdown_cases(report, CONF_FAIL, CONF_ERROR, f);
     fputs("\n<details><summary>Skipped cases</summary>\n\n", f);
@@ -259,22 +278,31 @@ static cJSON *json_results(const conf_report *report)
         cJSON_AddStringToObject(e, "backend", r->backend);
         cJSON_AddStringToObject(e, "dtype", r->dtype);
         cJSON_AddStringToObject(e, "result", conf_outcome_name(r->outcome));
+        conf_outcome grad = conf_grad_outcome(r->grad);
+        if (grad < CONF_OUTCOME_COUNT)
+            cJSON_AddStringToObject(e, "grad", conf_outcome_name(grad));
+        else
+            cJSON_AddNullToObject(e, "grad");
         cJSON_AddStringToObject(e, "message", r->message);
         cJSON_AddItemToArray(results, e);
     }
     return results;
 }
 
-bool conf_report_write_json(const conf_report *report, const conf_matrix *m, FILE *f)
+bool conf_report_write_json(const conf_report *report, const conf_matrix *m,
+                            const conf_matrix *grads, FILE *f)
 {
-    size_t counts[CONF_OUTCOME_COUNT];
+    size_t counts[CONF_OUTCOME_COUNT], grad_counts[CONF_OUTCOME_COUNT];
     conf_report_counts(report, counts);
+    conf_report_grad_counts(report, grad_counts);
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "cases", report->cases_dir ? report->cases_dir : "");
     cJSON_AddStringToObject(root, "source", report->source ? report->source : "golden");
     cJSON *summary = cJSON_AddObjectToObject(root, "summary");
     json_counts(summary, counts);
+    json_counts(cJSON_AddObjectToObject(summary, "grad"), grad_counts);
     cJSON_AddItemToObject(root, "matrix", json_matrix(m));
+    cJSON_AddItemToObject(root, "grad_matrix", json_matrix(grads));
     cJSON_AddItemToObject(root, "results", json_results(report));
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

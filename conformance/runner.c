@@ -17,7 +17,7 @@ const char *conf_outcome_name(conf_outcome outcome)
     return outcome < CONF_OUTCOME_COUNT ? names[outcome] : "?";
 }
 
-static void set_result(conf_result *res, conf_outcome outcome, const char *fmt, ...)
+void conf_result_set(conf_result *res, conf_outcome outcome, const char *fmt, ...)
 {
     res->outcome = outcome;
     va_list args;
@@ -37,37 +37,40 @@ static conf_outcome failure_outcome(int status)
     return status == TSR_ERR_UNIMPLEMENTED ? CONF_SKIP : CONF_ERROR;
 }
 
-static bool load_one(const conf_runner *r, const conf_tensor_ref *ref, tsr_tensor **base,
-                     tsr_tensor **viewed, conf_result *res)
+static bool load_one(const conf_source *source, tsr_backend *backend,
+                     const conf_tensor_ref *ref, tsr_tensor **base, tsr_tensor **viewed,
+                     conf_result *res)
 {
     char msg[768];
-    int st = conf_load_tensor_ref(r->dir, ref, r->backend, base, msg, sizeof msg);
+    int st = source->load(source, ref, backend, base, msg, sizeof msg);
     if (st != TSR_OK) {
-        set_result(res, failure_outcome(st), "input: %s", msg);
+        conf_result_set(res, failure_outcome(st), "input: %s", msg);
         return false;
     }
     conf_view_status vs =
         conf_view_apply(*base, ref->view, ref->nview, viewed, &st, msg, sizeof msg);
     if (vs == CONF_VIEW_BAD_STEP)
-        set_result(res, CONF_ERROR, "case: %s of %s", msg, ref->file);
+        conf_result_set(res, CONF_ERROR, "case: %s of %s", msg, ref->file);
     else if (vs == CONF_VIEW_FAILED)
-        set_result(res, failure_outcome(st), "%s of %s", msg, ref->file);
+        conf_result_set(res, failure_outcome(st), "%s of %s", msg, ref->file);
     return vs == CONF_VIEW_OK;
 }
 
-static bool load_inputs(const conf_runner *r, conf_call *call, conf_result *res)
+bool conf_call_load(const conf_source *source, conf_call *call, conf_result *res)
 {
     for (int i = 0; i < call->nvalues; i++) {
         conf_value *v = &call->values[i];
         const conf_input *in = v->spec;
-        if (in->kind == CONF_INPUT_TENSOR && !load_one(r, &in->tensor, &v->base, &v->tensor, res))
+        if (in->kind == CONF_INPUT_TENSOR &&
+            !load_one(source, call->backend, &in->tensor, &v->base, &v->tensor, res))
             return false;
         if (in->kind != CONF_INPUT_LIST)
             continue;
         v->bases = calloc((size_t)in->nlist + 1, sizeof(tsr_tensor *));
         v->list = calloc((size_t)in->nlist + 1, sizeof(tsr_tensor *));
         for (; v->nlist < in->nlist; v->nlist++) {
-            if (!load_one(r, &in->list[v->nlist], &v->bases[v->nlist], &v->list[v->nlist], res))
+            if (!load_one(source, call->backend, &in->list[v->nlist], &v->bases[v->nlist],
+                          &v->list[v->nlist], res))
                 return false;
         }
     }
@@ -218,57 +221,69 @@ static bool check_aliasing(const conf_call *call, conf_result *res)
         return true;
     bool shares = tsr_tensor_shares_storage(call->outputs[0], input);
     if ((flags & CONF_ADAPTER_VIEW) && !shares) {
-        set_result(res, CONF_FAIL, "the result is a copy; PyTorch's %s returns a view",
+        conf_result_set(res, CONF_FAIL, "the result is a copy; PyTorch's %s returns a view",
                    call->c->op);
         return false;
     }
     if ((flags & CONF_ADAPTER_COPY) && shares) {
-        set_result(res, CONF_FAIL, "the result shares its input's storage; %s must copy",
+        conf_result_set(res, CONF_FAIL, "the result shares its input's storage; %s must copy",
                    call->c->op);
         return false;
     }
     return true;
 }
 
-static void compare_outputs(const conf_call *call, tsr_tensor *const *expected, conf_result *res)
+conf_tolerance conf_case_tolerance(const conf_case *c, tsr_dtype dtype)
+{
+    conf_tolerance tol = conf_tolerance_default(dtype);
+    if (c->has_rtol)
+        tol.rtol = c->rtol;
+    if (c->has_atol)
+        tol.atol = c->atol;
+    tol.signed_zeros = c->signed_zeros;
+    return tol;
+}
+
+static bool compare_outputs(const conf_call *call, tsr_tensor *const *expected, conf_result *res)
 {
     const conf_case *c = call->c;
     char msg[900];
     for (int i = 0; i < c->noutputs; i++) {
-        conf_tolerance tol = conf_tolerance_default(tsr_tensor_dtype(expected[i]));
-        if (c->has_rtol)
-            tol.rtol = c->rtol;
-        if (c->has_atol)
-            tol.atol = c->atol;
-        tol.signed_zeros = c->signed_zeros;
+        conf_tolerance tol = conf_case_tolerance(c, tsr_tensor_dtype(expected[i]));
         conf_compare_status cs =
             conf_compare_tensors(call->outputs[i], expected[i], &tol, msg, sizeof msg);
         if (cs != CONF_COMPARE_EQUAL) {
-            set_result(res, cs == CONF_COMPARE_DIFFERENT ? CONF_FAIL : CONF_ERROR, "output %d: %s",
-                       i, msg);
-            return;
+            conf_result_set(res, cs == CONF_COMPARE_DIFFERENT ? CONF_FAIL : CONF_ERROR,
+                            "output %d: %s", i, msg);
+            return false;
         }
     }
-    set_result(res, CONF_PASS, "%s", c->has_grad ? "forward only: gradients are not checked" : "");
+    conf_result_set(res, CONF_PASS, "%s", "");
+    return true;
 }
 
-static void judge_outputs(const conf_runner *r, const conf_call *call, int st, const char *error,
+/* Judges a case that expects outputs; true when the forward passed. */
+static bool judge_outputs(const conf_runner *r, const conf_call *call, int st, const char *error,
                           const char *changed, conf_result *res)
 {
     const conf_case *c = call->c;
     tsr_tensor *expected[CONF_MAX_OUTPUTS] = {NULL};
     char msg[768];
     if (c->noutputs > CONF_MAX_OUTPUTS) {
-        set_result(res, CONF_ERROR, "case: %d outputs (0 to %d supported)", c->noutputs,
-                   CONF_MAX_OUTPUTS);
-        return;
+        conf_result_set(res, CONF_ERROR, "case: %d outputs (0 to %d supported)", c->noutputs,
+                        CONF_MAX_OUTPUTS);
+        return false;
+    }
+    if (!r->source->expected) {
+        conf_result_set(res, CONF_ERROR, "the %s source has no expected outputs", r->source->name);
+        return false;
     }
     /* A case may expect no outputs at all (unbind along an empty dim). */
     int est = c->noutputs ? r->source->expected(r->source, c, r->backend, expected, msg, sizeof msg)
                           : TSR_OK;
     if (est != TSR_OK) {
-        set_result(res, failure_outcome(est), "expected output: %s", msg);
-        return;
+        conf_result_set(res, failure_outcome(est), "expected output: %s", msg);
+        return false;
     }
     bool missing_kernel = st == TSR_ERR_UNIMPLEMENTED;
     if (c->noutputs > 0) {
@@ -277,18 +292,21 @@ static void judge_outputs(const conf_runner *r, const conf_call *call, int st, c
             snprintf(res->dtype, sizeof res->dtype, "%s", tsr_dtype_name(want));
         missing_kernel = missing_kernel || (st == TSR_ERR_DTYPE && lacks_kernel(call, want));
     }
+    bool passed = false;
     if (missing_kernel)
-        set_result(res, CONF_SKIP, "backend: %s", error);
+        conf_result_set(res, CONF_SKIP, "backend: %s", error);
     else if (st != TSR_OK)
-        set_result(res, CONF_ERROR, "unexpected error %s: %s", tsr_status_name(st), error);
+        conf_result_set(res, CONF_ERROR, "unexpected error %s: %s", tsr_status_name(st), error);
     else if (changed)
-        set_result(res, CONF_ERROR, "the call changed its input '%s'", changed);
+        conf_result_set(res, CONF_ERROR, "the call changed its input '%s'", changed);
     else if (call->noutputs != c->noutputs)
-        set_result(res, CONF_ERROR, "%d outputs, the case expects %d", call->noutputs, c->noutputs);
+        conf_result_set(res, CONF_ERROR, "%d outputs, the case expects %d", call->noutputs,
+                        c->noutputs);
     else if (check_aliasing(call, res))
-        compare_outputs(call, expected, res);
+        passed = compare_outputs(call, expected, res);
     for (int i = 0; i < c->noutputs; i++)
         tsr_tensor_release(expected[i]);
+    return passed;
 }
 
 /* The golden format's rule: any error, with a message and every input
@@ -298,40 +316,50 @@ static void judge_error(const conf_call *call, int st, const char *error, const 
 {
     const conf_case *c = call->c;
     if (st == TSR_OK)
-        set_result(res, CONF_ERROR, "no error; PyTorch raised %s%s%s", c->error,
+        conf_result_set(res, CONF_ERROR, "no error; PyTorch raised %s%s%s", c->error,
                    c->error_message ? ": " : "", c->error_message ? c->error_message : "");
     else if (changed)
-        set_result(res, CONF_ERROR, "the failing call changed its input '%s'", changed);
+        conf_result_set(res, CONF_ERROR, "the failing call changed its input '%s'", changed);
     else if (error[0] == '\0')
-        set_result(res, CONF_ERROR, "%s without a message", tsr_status_name(st));
+        conf_result_set(res, CONF_ERROR, "%s without a message", tsr_status_name(st));
     else
-        set_result(res, CONF_PASS, "%s: %s", tsr_status_name(st), error);
+        conf_result_set(res, CONF_PASS, "%s: %s", tsr_status_name(st), error);
 }
 
-/* Calls the adapter between snapshots of the inputs and judges the call. */
-static void run_adapter(const conf_runner *r, conf_call *call, conf_result *res)
+void conf_call_invoke(conf_call *call, conf_invocation *inv)
 {
+    memset(inv, 0, sizeof *inv);
     int nsnap = 0;
     snapshot *snaps = snapshots_take(call, &nsnap);
     tsr_clear_error();
-    int st = call->adapter->fn(call);
-    char error[768];
-    snprintf(error, sizeof error, "%s", st < 0 ? tsr_last_error() : "");
-    const char *unused = conf_call_unused(call);
+    inv->status = call->adapter->fn(call);
+    snprintf(inv->error, sizeof inv->error, "%s", inv->status < 0 ? tsr_last_error() : "");
+    inv->unused = conf_call_unused(call);
     const conf_value *self = NULL;
-    if ((call->adapter->flags & CONF_ADAPTER_INPLACE) && st == TSR_OK)
+    if ((call->adapter->flags & CONF_ADAPTER_INPLACE) && inv->status == TSR_OK)
         self = self_value(call);
-    const char *changed = snapshots_changed(snaps, nsnap, self ? self->base : NULL);
+    inv->changed = snapshots_changed(snaps, nsnap, self ? self->base : NULL);
     snapshots_free(snaps, nsnap);
-    if (st == CONF_BIND_SKIP)
-        set_result(res, CONF_SKIP, "runner: %s", call->problem);
-    else if (unused)
-        set_result(res, CONF_SKIP, "runner: the %s adapter does not understand '%s'", call->c->op,
-                   unused);
+}
+
+/* Calls the adapter and judges the call (and then its gradients). */
+static void run_adapter(const conf_runner *r, conf_call *call, conf_result *res)
+{
+    conf_invocation inv;
+    conf_call_invoke(call, &inv);
+    if (inv.status == CONF_BIND_SKIP)
+        conf_result_set(res, CONF_SKIP, "runner: %s", call->problem);
+    else if (inv.unused)
+        conf_result_set(res, CONF_SKIP, "runner: the %s adapter does not understand '%s'",
+                        call->c->op, inv.unused);
     else if (call->c->error)
-        judge_error(call, st, error, changed, res);
-    else
-        judge_outputs(r, call, st, error, changed, res);
+        judge_error(call, inv.status, inv.error, inv.changed, res);
+    else if (judge_outputs(r, call, inv.status, inv.error, inv.changed, res) && call->c->grad) {
+        if (r->skip_grads)
+            conf_result_set(res, CONF_PASS, "forward only: gradients not checked (--no-grad)");
+        else
+            conf_check_gradients(r, call, res);
+    }
 }
 
 void conf_run_case(const conf_runner *runner, const conf_case *c, conf_result *result)
@@ -344,15 +372,15 @@ void conf_run_case_with(const conf_runner *runner, const conf_case *c, const con
 {
     memset(result, 0, sizeof *result);
     if (c->problem) {
-        set_result(result, CONF_ERROR, "case (manifest line %d): %s", c->line, c->problem);
+        conf_result_set(result, CONF_ERROR, "case (manifest line %d): %s", c->line, c->problem);
     } else {
         conf_call call;
         conf_call_init(&call, c, runner->backend);
         call.adapter = adapter;
-        bool loaded = load_inputs(runner, &call, result);
+        bool loaded = conf_call_load(runner->source, &call, result);
         note_dtype(&call, result);
         if (loaded && !call.adapter)
-            set_result(result, CONF_SKIP, "runner: no adapter for op '%s'", c->op);
+            conf_result_set(result, CONF_SKIP, "runner: no adapter for op '%s'", c->op);
         else if (loaded)
             run_adapter(runner, &call, result);
         conf_call_clear(&call);

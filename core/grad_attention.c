@@ -26,8 +26,8 @@ typedef struct block_grads {
     tsr_tensor *dq, *dk, *dv;
 } block_grads;
 
-static tsr_status block_backward(tsr__node *node, const tsr__attention *a, int64_t start,
-                                 int64_t n, tsr_tensor *g, tsr_tensor *row_dot, tsr_tensor *lse,
+static tsr_status block_backward(tsr__node *node, const tsr__attention *a, int64_t start, int64_t n,
+                                 tsr_tensor *g, tsr_tensor *row_dot, tsr_tensor *lse,
                                  tsr_tensor **dq, block_grads *out)
 {
     tsr__gx x = {0};
@@ -40,8 +40,8 @@ static tsr_status block_backward(tsr__node *node, const tsr__attention *a, int64
     if (tsr__node_needs_grad(node, 0) || tsr__node_needs_grad(node, 1)) {
         tsr_tensor *vj = tsr__nn_narrow(&x, a->v, -2, start, n);
         tsr_tensor *dp = tsr__nn_matmul(&x, g, tsr__nn_transpose(&x, vj, -2, -1));
-        tsr_tensor *ds = tsr__gx_scale(&x, tsr__gx_mul(&x, p, tsr__gx_sub(&x, dp, row_dot)),
-                                       a->scale);
+        tsr_tensor *ds =
+            tsr__gx_scale(&x, tsr__gx_mul(&x, p, tsr__gx_sub(&x, dp, row_dot)), a->scale);
         if (tsr__node_needs_grad(node, 0)) {
             tsr_tensor *kj = tsr__nn_narrow(&x, a->k, -2, start, n);
             tsr_tensor *part = tsr__nn_matmul(&x, ds, kj);
@@ -127,8 +127,7 @@ static tsr_status attention_backward(tsr__node *node, tsr_tensor *const *grads, 
 
 tsr_status tsr__grad_record_attention(const tsr__attention *a, const tsr_tensor *query,
                                       const tsr_tensor *key, const tsr_tensor *value,
-                                      const tsr_tensor *y, const tsr_tensor *lse,
-                                      tsr_tensor *out)
+                                      const tsr_tensor *y, const tsr_tensor *lse, tsr_tensor *out)
 {
     const tsr_tensor *inputs[3] = {query, key, value};
     if (!tsr__grad_wanted(inputs, 3) || !tsr_dtype_is_floating(tsr_tensor_dtype(out)))

@@ -12,6 +12,9 @@
  *                 probabilities also give gt = -g * log p * w * (1 - smoothing)
  *   binary_cross_entropy      gx = g (x - t) / max(x (1 - x), 1e-12) * w,
  *                             gt = -g * logit(x) * w
+ *   smooth_l1_loss  gx = f(x - t), gt = f(t - x) with f(u) = -g where u <= -beta,
+ *                 g where u >= beta, else g u / beta (so at x == t with beta 0
+ *                 both are -g, as PyTorch's smooth_l1_loss_backward gives)
  * Weights (class weights, bce's weight) get no gradient, as in PyTorch 1.13.
  * scaled_dot_product_attention records in grad_attention.c. */
 #include <math.h>
@@ -32,8 +35,8 @@ static tsr_tensor *mean_dims(tsr__gx *x, const tsr_tensor *t, const int64_t *dim
 /* Creates a node over `count` inputs, connected; NULL (and TSR_OK) when no
  * input needs a gradient or the output is not floating. */
 static tsr_status node_for(const char *name, tsr__backward_fn backward,
-                           const tsr_tensor *const *inputs, int count, int saved,
-                           size_t attrs_size, const tsr_tensor *out, tsr__node **node)
+                           const tsr_tensor *const *inputs, int count, int saved, size_t attrs_size,
+                           const tsr_tensor *out, tsr__node **node)
 {
     *node = NULL;
     if (!tsr__grad_wanted(inputs, count) || !tsr_dtype_is_floating(tsr_tensor_dtype(out)))
@@ -42,6 +45,36 @@ static tsr_status node_for(const char *name, tsr__backward_fn backward,
     for (int i = 0; i < count && st == TSR_OK; i++)
         st = tsr__node_set_input(*node, i, inputs[i]);
     return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Identity (dropout that drops nothing)                                     */
+/* ------------------------------------------------------------------------ */
+
+static tsr_status identity_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
+{
+    (void)node;
+    tsr_tensor_retain(grads[0]);
+    gi[0] = grads[0];
+    return TSR_OK;
+}
+
+tsr_status tsr__nn_identity(const char *name, const tsr_tensor *input, tsr_tensor **out)
+{
+    if (!tsr__grad_wanted(&input, 1)) {
+        tsr_tensor_retain(input);
+        *out = (tsr_tensor *)input;
+        return TSR_OK;
+    }
+    tsr_tensor *alias = NULL;
+    tsr__node *node = NULL;
+    tsr_status st = tsr_detach(input, &alias);
+    if (st == TSR_OK)
+        st = node_for(name, identity_backward, &input, 1, 0, 0, alias, &node);
+    if (st == TSR_OK && node)
+        st = tsr__node_attach(node, 0, alias);
+    tsr__node_release(node);
+    return tsr__deliver(st, alias, out);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -60,8 +93,9 @@ static tsr_status softmax_backward(tsr__node *node, tsr_tensor *const *grads, ts
     tsr_tensor *g = grads[0], *y = tsr__gx_saved(&x, node, 0);
     if (at->log_form) {
         tsr_tensor *total = tsr__nn_sum(&x, g, &at->dim, 1, true);
-        tsr__gx_result(&x, &gi[0],
-                       tsr__gx_sub(&x, g, tsr__gx_mul(&x, tsr__gx_unary(&x, TSR_OP_EXP, y), total)));
+        tsr__gx_result(
+            &x, &gi[0],
+            tsr__gx_sub(&x, g, tsr__gx_mul(&x, tsr__gx_unary(&x, TSR_OP_EXP, y), total)));
     } else {
         tsr_tensor *total = tsr__nn_sum(&x, tsr__gx_mul(&x, g, y), &at->dim, 1, true);
         tsr__gx_result(&x, &gi[0], tsr__gx_mul(&x, y, tsr__gx_sub(&x, g, total)));
@@ -131,8 +165,8 @@ static tsr_status norm_backward(tsr__node *node, tsr_tensor *const *grads, tsr_t
         tsr__gx_result(&x, &gi[2], nouter ? tsr__nn_sum(&x, g, outer, nouter, false) : g);
     if (gx) {
         tsr_tensor *gh = w ? tsr__gx_mul(&x, g, w) : g;
-        tsr_tensor *proj = tsr__gx_mul(&x, xh, mean_dims(&x, tsr__gx_mul(&x, gh, xh), inner,
-                                                         at->ndim));
+        tsr_tensor *proj =
+            tsr__gx_mul(&x, xh, mean_dims(&x, tsr__gx_mul(&x, gh, xh), inner, at->ndim));
         tsr_tensor *d = tsr__gx_sub(&x, gh, proj);
         if (!at->rms)
             d = tsr__gx_sub(&x, d, mean_dims(&x, gh, inner, at->ndim));
@@ -211,9 +245,9 @@ static tsr_tensor *index_terms(tsr__gx *outer, const tsr__class_loss *c, tsr_ten
     tsr_status st = tsr_arange(tsr_scalar_int(0), tsr_scalar_int(classes), tsr_scalar_int(1),
                                TSR_INT64, tsr_tensor_backend(lp), &cls);
     cls = tsr__gx_keep(x, st, cls);
-    tsr_tensor *hit = tsr__gx_binary(x, TSR_OP_EQ,
-                                     tsr_operand_tensor(along_classes(x, cls, ndim, c->class_dim)),
-                                     tsr_operand_tensor(tsr__nn_unsqueeze(x, target, c->class_dim)));
+    tsr_tensor *hit =
+        tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(along_classes(x, cls, ndim, c->class_dim)),
+                       tsr_operand_tensor(tsr__nn_unsqueeze(x, target, c->class_dim)));
     tsr_tensor *onehot = tsr__nn_to(x, hit, tsr_tensor_dtype(lp));
     tsr_tensor *w = along_classes(x, weight, ndim, c->class_dim);
     tsr_tensor *picked = w ? tsr__gx_mul(x, onehot, w) : onehot; /* w[t] at t */
@@ -262,8 +296,8 @@ static tsr_status class_loss_backward(tsr__node *node, tsr_tensor *const *grads,
                 : target;
         q = w ? tsr__gx_mul(&x, q, w) : q;
         if (c->reduction == TSR_LOSS_MEAN)
-            g = tsr__gx_scale(&x, g, 1.0 / (double)(tsr_tensor_numel(lp) /
-                                                    tsr_tensor_shape(lp)[c->class_dim]));
+            g = tsr__gx_scale(
+                &x, g, 1.0 / (double)(tsr_tensor_numel(lp) / tsr_tensor_shape(lp)[c->class_dim]));
     } else {
         q = index_terms(&x, c, lp, target, weight, &kept, &denominator);
         if (denominator)
@@ -346,8 +380,8 @@ static tsr_status bce_backward(tsr__node *node, tsr_tensor *const *grads, tsr_te
     if (tsr__node_needs_grad(node, 0)) {
         tsr_tensor *spread = tsr__gx_mul(&x, tsr__gx_rsub_scalar(&x, 1.0, in), in);
         tsr_tensor *floor = tsr__nn_clamp_min(&x, spread, 1e-12);
-        tsr__gx_result(&x, &gi[0], tsr__gx_div(&x, tsr__gx_mul(&x, g, tsr__gx_sub(&x, in, t)),
-                                                floor));
+        tsr__gx_result(&x, &gi[0],
+                       tsr__gx_div(&x, tsr__gx_mul(&x, g, tsr__gx_sub(&x, in, t)), floor));
     }
     if (tsr__node_needs_grad(node, 1)) {
         tsr_tensor *odds = tsr__gx_div(&x, in, tsr__gx_rsub_scalar(&x, 1.0, in));
@@ -376,6 +410,65 @@ tsr_status tsr__grad_record_bce(const tsr_tensor *input, const tsr_tensor *targe
         st = tsr__node_save(node, BCE_TARGET, target, "target");
     if (st == TSR_OK && weight)
         st = tsr__node_save(node, BCE_WEIGHT, weight, "weight");
+    if (st == TSR_OK)
+        st = tsr__node_attach(node, 0, out);
+    tsr__node_release(node);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* smooth_l1_loss                                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef struct smooth_l1_attrs {
+    double beta;
+    double norm; /* 1 / numel for 'mean', else 1 */
+} smooth_l1_attrs;
+
+/* PyTorch's smooth_l1_loss_backward for u = self - target. */
+static tsr_tensor *smooth_l1_slope(tsr__gx *x, const smooth_l1_attrs *at, tsr_tensor *u,
+                                   tsr_tensor *g)
+{
+    tsr_operand pos = tsr_operand_tensor(tsr__gx_scale(x, g, at->norm));
+    tsr_operand neg = tsr_operand_tensor(tsr__gx_scale(x, g, -at->norm));
+    tsr_tensor *low = tsr__gx_binary(x, TSR_OP_LE, tsr_operand_tensor(u),
+                                     tsr_operand_scalar(tsr_scalar_float(-at->beta)));
+    tsr_tensor *high = tsr__gx_binary(x, TSR_OP_GE, tsr_operand_tensor(u),
+                                      tsr_operand_scalar(tsr_scalar_float(at->beta)));
+    tsr_tensor *mid = tsr__gx_scale(x, tsr__gx_mul(x, u, g), at->norm / at->beta);
+    return tsr__gx_where(x, low, neg,
+                         tsr_operand_tensor(tsr__gx_where(x, high, pos, tsr_operand_tensor(mid))));
+}
+
+static tsr_status smooth_l1_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
+{
+    const smooth_l1_attrs *at = tsr__node_attrs(node);
+    tsr__gx x = {0};
+    tsr_tensor *in = tsr__gx_saved(&x, node, 0), *t = tsr__gx_saved(&x, node, 1);
+    if (tsr__node_needs_grad(node, 0))
+        tsr__gx_result(&x, &gi[0], smooth_l1_slope(&x, at, tsr__gx_sub(&x, in, t), grads[0]));
+    if (tsr__node_needs_grad(node, 1))
+        tsr__gx_result(&x, &gi[1], smooth_l1_slope(&x, at, tsr__gx_sub(&x, t, in), grads[0]));
+    return tsr__gx_finish(&x);
+}
+
+tsr_status tsr__grad_record_smooth_l1(const tsr_tensor *input, const tsr_tensor *target,
+                                      double beta, double norm, tsr_tensor *out)
+{
+    const tsr_tensor *inputs[2] = {input, target};
+    tsr__node *node = NULL;
+    tsr_status st = node_for("smooth_l1_loss", smooth_l1_backward, inputs, 2, 2,
+                             sizeof(smooth_l1_attrs), out, &node);
+    if (st != TSR_OK || !node) {
+        tsr__node_release(node);
+        return st;
+    }
+    smooth_l1_attrs *at = tsr__node_attrs(node);
+    at->beta = beta;
+    at->norm = norm;
+    st = tsr__node_save(node, 0, input, "self");
+    if (st == TSR_OK)
+        st = tsr__node_save(node, 1, target, "target");
     if (st == TSR_OK)
         st = tsr__node_attach(node, 0, out);
     tsr__node_release(node);

@@ -257,6 +257,10 @@ static tsr_tensor *var_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_te
 {
     if (x->status != TSR_OK || !g)
         return NULL;
+    /* PyTorch 1.13's var_backward gives a 0-d input whose one element is
+     * all the correction takes inf * g, not 2 / 0 * g * 0 = NaN. */
+    if (a->ndim == 0 && (double)a->terms == a->param)
+        return tsr__gx_scale(x, g, INFINITY);
     int64_t dims[TSR_MAX_DIMS];
     tsr_tensor *mean = NULL;
     tsr_status st = tsr_mean(input, dims, reduced_dims(a, dims), true, TSR_DTYPE_INFER, &mean);

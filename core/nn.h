@@ -63,6 +63,11 @@ tsr_status tsr__attention_scores(const tsr__attention *a, int64_t start, int64_t
 
 /* ---- gradients (grad_nn.c, grad_attention.c) ---------------------------- */
 
+/* input itself as an op's result; when input requires grad, an alias of
+ * its storage made by a node of that name, so the gradient passes through
+ * (the engine does not treat an output that is its own input). */
+tsr_status tsr__nn_identity(const char *name, const tsr_tensor *input, tsr_tensor **out);
+
 /* Record one node each (nothing unless an input requires grad). */
 tsr_status tsr__grad_record_softmax(tsr_op op, const tsr_tensor *t, int dim, tsr_tensor *y);
 /* layer_norm (mean given) or rms_norm (mean NULL, bias NULL) over the last
@@ -88,12 +93,14 @@ tsr_status tsr__grad_record_class_loss(const tsr__class_loss *loss, const tsr_te
                                        const tsr_tensor *log_probs, tsr_tensor *out);
 tsr_status tsr__grad_record_bce(const tsr_tensor *input, const tsr_tensor *target,
                                 const tsr_tensor *weight, int reduction, tsr_tensor *out);
+/* norm: 1 / numel of the broadcast operands for 'mean', else 1. */
+tsr_status tsr__grad_record_smooth_l1(const tsr_tensor *input, const tsr_tensor *target,
+                                      double beta, double norm, tsr_tensor *out);
 /* Attention's node: query, key and value as the caller gave them; a's
  * tensors as prepared; the result before its final rounding (y) and the
  * rows' log-sum-exp (lse, NULL without keys). */
 tsr_status tsr__grad_record_attention(const tsr__attention *a, const tsr_tensor *query,
                                       const tsr_tensor *key, const tsr_tensor *value,
-                                      const tsr_tensor *y, const tsr_tensor *lse,
-                                      tsr_tensor *out);
+                                      const tsr_tensor *y, const tsr_tensor *lse, tsr_tensor *out);
 
 #endif

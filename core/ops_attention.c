@@ -54,9 +54,8 @@ static tsr_tensor *mask_scores(tsr__gx *x, const attention *a, tsr_tensor *s, in
         int64_t rows_shape[2] = {a->queries, 1}, cols_shape[2] = {1, n};
         tsr_tensor *rows = tsr__nn_reshape(x, arange(x, 0, a->queries, s), 2, rows_shape);
         tsr_tensor *cols = tsr__nn_reshape(x, arange(x, start, start + n, s), 2, cols_shape);
-        s = fill_minus_inf(x, tsr__gx_binary(x, TSR_OP_LE, tsr_operand_tensor(cols),
-                                             tsr_operand_tensor(rows)),
-                           s);
+        s = fill_minus_inf(
+            x, tsr__gx_binary(x, TSR_OP_LE, tsr_operand_tensor(cols), tsr_operand_tensor(rows)), s);
     }
     return s;
 }
@@ -65,8 +64,8 @@ tsr_status tsr__attention_scores(const attention *a, int64_t start, int64_t n, t
 {
     tsr__gx x = {0};
     tsr_tensor *kj = tsr__nn_narrow(&x, a->k, -2, start, n);
-    tsr_tensor *s = tsr__gx_scale(&x, tsr__nn_matmul(&x, a->q, tsr__nn_transpose(&x, kj, -2, -1)),
-                                  a->scale);
+    tsr_tensor *s =
+        tsr__gx_scale(&x, tsr__nn_matmul(&x, a->q, tsr__nn_transpose(&x, kj, -2, -1)), a->scale);
     s = mask_scores(&x, a, s, start, n);
     tsr_tensor *result = NULL;
     tsr__gx_result(&x, &result, s);
@@ -103,9 +102,10 @@ static tsr_status attend_block(const attention *a, int64_t start, int64_t n, onl
     tsr_status st = tsr__attention_scores(a, start, n, &s);
     s = tsr__gx_keep(&x, st, s);
     tsr_tensor *block_max = tsr__nn_amax(&x, s, -1, true);
-    tsr_tensor *max = state->max ? tsr__gx_binary(&x, TSR_OP_MAXIMUM, tsr_operand_tensor(state->max),
-                                                  tsr_operand_tensor(block_max))
-                                 : block_max;
+    tsr_tensor *max = state->max
+                          ? tsr__gx_binary(&x, TSR_OP_MAXIMUM, tsr_operand_tensor(state->max),
+                                           tsr_operand_tensor(block_max))
+                          : block_max;
     tsr_tensor *hidden = tsr__gx_binary(&x, TSR_OP_EQ, tsr_operand_tensor(max),
                                         tsr_operand_scalar(tsr_scalar_float(-INFINITY)));
     tsr_tensor *shift = tsr__gx_where(&x, hidden, tsr_operand_scalar(tsr_scalar_float(0.0)),
@@ -190,10 +190,9 @@ static tsr_status check_operands(const tsr_tensor *q, const tsr_tensor *k, const
         return tsr__set_error(TSR_ERR_DTYPE, "%s: expected floating operands, got %s", name,
                               tsr_dtype_name(q->dtype));
     if (q->shape[q->ndim - 1] != k->shape[k->ndim - 1])
-        return tsr__set_error(TSR_ERR_SHAPE,
-                              "%s: query and key must share the embedding dim, got %lld and %lld",
-                              name, (long long)q->shape[q->ndim - 1],
-                              (long long)k->shape[k->ndim - 1]);
+        return tsr__set_error(
+            TSR_ERR_SHAPE, "%s: query and key must share the embedding dim, got %lld and %lld",
+            name, (long long)q->shape[q->ndim - 1], (long long)k->shape[k->ndim - 1]);
     if (k->shape[k->ndim - 2] != v->shape[v->ndim - 2])
         return tsr__set_error(TSR_ERR_SHAPE,
                               "%s: key and value must have the same number of keys, got %lld and "
@@ -202,8 +201,7 @@ static tsr_status check_operands(const tsr_tensor *q, const tsr_tensor *k, const
                               (long long)v->shape[v->ndim - 2]);
     if (mask && is_causal)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
-                              "%s: explicit attn_mask should not be set when is_causal=True",
-                              name);
+                              "%s: explicit attn_mask should not be set when is_causal=True", name);
     if (mask && mask->dtype != TSR_BOOL && mask->dtype != q->dtype)
         return tsr__set_error(TSR_ERR_DTYPE,
                               "%s: expected attn_mask dtype to be bool or to match query dtype "
@@ -213,8 +211,8 @@ static tsr_status check_operands(const tsr_tensor *q, const tsr_tensor *k, const
         return tsr__set_error(TSR_ERR_VALUE, "%s: dropout_p must lie in [0, 1], got %g", name,
                               dropout_p);
     if (dropout_p > 0.0 && dropout_p < 1.0 && !gen)
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
-                              "%s: dropout_p > 0 needs a generator", name);
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: dropout_p > 0 needs a generator",
+                              name);
     const tsr_tensor *all[4] = {q, k, v, mask};
     tsr_backend *b;
     return tsr__common_backend(name, all, 4, &b);

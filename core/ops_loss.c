@@ -1,6 +1,9 @@
 /* Losses, composed from public ops with PyTorch 1.13's formulas step by step
  * (so results round as PyTorch's do): cross_entropy, nll_loss, mse_loss,
- * l1_loss, smooth_l1_loss, binary_cross_entropy(_with_logits). */
+ * l1_loss, smooth_l1_loss, binary_cross_entropy(_with_logits).
+ * cross_entropy, nll_loss, smooth_l1_loss and binary_cross_entropy run their
+ * steps without recording and add one node with PyTorch's own gradient
+ * (grad_nn.c); the others are compositions of recorded ops. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -27,7 +30,8 @@ static tsr_tensor *reduce_loss(tsr__gx *x, tsr_tensor *loss, int reduction)
 {
     if (reduction == TSR_LOSS_NONE)
         return loss;
-    return reduction == TSR_LOSS_MEAN ? tsr__nn_mean(x, loss) : tsr__nn_sum(x, loss, NULL, 0, false);
+    return reduction == TSR_LOSS_MEAN ? tsr__nn_mean(x, loss)
+                                      : tsr__nn_sum(x, loss, NULL, 0, false);
 }
 
 /* Hands `result` to *out and releases the chain's temporaries. */
@@ -61,12 +65,11 @@ static bool dtype_in(tsr_dtype dtype, uint32_t mask)
     return (mask >> dtype) & 1u;
 }
 
-#define FLOATS_MASK ((1u << TSR_FLOAT32) | (1u << TSR_FLOAT64))
+static const uint32_t FLOATS = 1u << TSR_FLOAT32 | 1u << TSR_FLOAT64;
 
 static tsr_status not_implemented(const char *name, tsr_dtype dtype)
 {
-    return tsr__set_error(TSR_ERR_DTYPE, "%s: not implemented for %s", name,
-                          tsr_dtype_name(dtype));
+    return tsr__set_error(TSR_ERR_DTYPE, "%s: not implemented for %s", name, tsr_dtype_name(dtype));
 }
 
 static bool same_shape(const tsr_tensor *a, const tsr_tensor *b)
@@ -172,7 +175,7 @@ static tsr_status check_targets(const char *name, const tsr_tensor *target, int6
 }
 
 static tsr_status nll_check(const char *name, const tsr_tensor *input, const tsr_tensor *target,
-                          const tsr_tensor *weight, int64_t ignore_index)
+                            const tsr_tensor *weight, int64_t ignore_index)
 {
     if (target->dtype != TSR_INT64 && target->dtype != TSR_UINT8)
         return tsr__set_error(TSR_ERR_DTYPE,
@@ -183,7 +186,7 @@ static tsr_status nll_check(const char *name, const tsr_tensor *input, const tsr
         st = check_class_weight(name, input, weight);
     if (st == TSR_OK)
         st = tsr__nn_same_dtype(name, "weight", weight, input->dtype);
-    if (st == TSR_OK && !dtype_in(input->dtype, FLOATS_MASK | 1u << TSR_BFLOAT16))
+    if (st == TSR_OK && !dtype_in(input->dtype, FLOATS | 1u << TSR_BFLOAT16))
         st = not_implemented(name, input->dtype);
     const tsr_tensor *all[3] = {input, target, weight};
     tsr_backend *b;
@@ -195,16 +198,15 @@ static tsr_status nll_check(const char *name, const tsr_tensor *input, const tsr
 }
 
 /* The per-target terms of nll_loss: loss[n] = -input[n, t] * w[t] and the
- * weights w[t], both 0 where t is ignore_index. */
+ * weights w[t], both 0 where t is ignore_index (target is int64 here). */
 static void nll_terms(tsr__gx *x, const tsr_tensor *input, const tsr_tensor *target,
                       const tsr_tensor *weight, int64_t ignore_index, tsr_tensor **loss,
                       tsr_tensor **weights)
 {
     int class_dim = input->ndim == 1 ? 0 : 1;
-    tsr_tensor *t = tsr__nn_to(x, target, TSR_INT64);
-    tsr_tensor *valid = tsr__gx_binary(x, TSR_OP_NE, tsr_operand_tensor(t),
+    tsr_tensor *valid = tsr__gx_binary(x, TSR_OP_NE, tsr_operand_tensor(target),
                                        tsr_operand_scalar(tsr_scalar_int(ignore_index)));
-    tsr_tensor *safe = tsr__gx_mask(x, valid, t);
+    tsr_tensor *safe = tsr__gx_mask(x, valid, target);
     tsr_tensor *index = tsr__nn_unsqueeze(x, safe, class_dim), *picked = NULL;
     if (x->status == TSR_OK) {
         tsr_status st = tsr_gather(input, class_dim, index, &picked);
@@ -259,9 +261,8 @@ static tsr_tensor *nll(tsr__gx *x, const tsr_tensor *input, const tsr_tensor *ta
     return kept;
 }
 
-tsr_status tsr_nll_loss(const tsr_tensor *input, const tsr_tensor *target,
-                        const tsr_tensor *weight, int64_t ignore_index, int reduction,
-                        tsr_tensor **out)
+tsr_status tsr_nll_loss(const tsr_tensor *input, const tsr_tensor *target, const tsr_tensor *weight,
+                        int64_t ignore_index, int reduction, tsr_tensor **out)
 {
     if (!input || !target || !out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
@@ -273,6 +274,7 @@ tsr_status tsr_nll_loss(const tsr_tensor *input, const tsr_tensor *target,
         return st;
     bool grad_mode = tsr_grad_mode_set(false);
     tsr__gx x = {0};
+    target = tsr__nn_to(&x, target, TSR_INT64); /* uint8 too: ignore_index may be negative */
     tsr_tensor *loss = nll(&x, input, target, weight, ignore_index, reduction, NULL);
     tsr_grad_mode_set(grad_mode);
     tsr__class_loss c = {.reduction = reduction,
@@ -289,10 +291,11 @@ tsr_status tsr_nll_loss(const tsr_tensor *input, const tsr_tensor *target,
 
 /* Class probabilities: -sum(log_softmax(input) * target * weight) over the
  * classes; 'mean' divides by the number of samples (not by the weights). */
-static tsr_tensor *cross_entropy_probs(tsr__gx *x, const tsr_tensor *lp,
-                                       const tsr_tensor *target, const tsr_tensor *weight,
-                                       int reduction, double smoothing)
+static tsr_tensor *cross_entropy_probs(tsr__gx *x, const tsr_tensor *lp, const tsr_tensor *target,
+                                       const tsr_tensor *weight, int reduction, double smoothing)
 {
+    if (x->status != TSR_OK)
+        return NULL;
     int class_dim = lp->ndim == 1 ? 0 : 1;
     int64_t classes = lp->shape[class_dim];
     tsr_tensor *t = (tsr_tensor *)target;
@@ -324,12 +327,14 @@ static tsr_tensor *cross_entropy_smoothed(tsr__gx *x, const tsr_tensor *lp,
                                           const tsr_tensor *target, const tsr_tensor *weight,
                                           int64_t ignore_index, int reduction, double smoothing)
 {
+    if (x->status != TSR_OK)
+        return NULL;
     int class_dim = lp->ndim == 1 ? 0 : 1;
     int64_t dim = class_dim, classes = lp->shape[class_dim];
     tsr_tensor *w = NULL;
     tsr_tensor *nll_loss = nll(x, lp, target, weight, ignore_index, reduction, &w);
-    tsr_tensor *weighted = weight ? tsr__gx_mul(x, lp, class_view(x, weight, lp->ndim))
-                                  : (tsr_tensor *)lp;
+    tsr_tensor *weighted =
+        weight ? tsr__gx_mul(x, lp, class_view(x, weight, lp->ndim)) : (tsr_tensor *)lp;
     tsr_tensor *smooth = tsr__gx_unary(x, TSR_OP_NEG, tsr__nn_sum(x, weighted, &dim, 1, false));
     tsr_tensor *ignored = tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(target),
                                          tsr_operand_scalar(tsr_scalar_int(ignore_index)));
@@ -392,6 +397,8 @@ tsr_status tsr_cross_entropy(const tsr_tensor *input, const tsr_tensor *target,
     tsr_tensor *lp = NULL, *loss;
     st = tsr__softmax_forward(TSR_OP_LOG_SOFTMAX, input, class_dim, TSR_DTYPE_INFER, &lp);
     lp = tsr__gx_keep(&x, st, lp);
+    if (!probabilities) /* uint8 too: ignore_index may be negative */
+        target = tsr__nn_to(&x, target, TSR_INT64);
     if (probabilities)
         loss = cross_entropy_probs(&x, lp, target, weight, reduction, label_smoothing);
     else if (label_smoothing > 0.0)
@@ -431,7 +438,7 @@ tsr_status tsr_mse_loss(const tsr_tensor *input, const tsr_tensor *target, int r
     if (st != TSR_OK)
         return st;
     tsr_dtype dtype = promoted(input, target);
-    if (!dtype_in(dtype, FLOATS_MASK | 1u << TSR_FLOAT16))
+    if (!dtype_in(dtype, FLOATS | 1u << TSR_FLOAT16))
         return not_implemented("mse_loss", dtype);
     tsr__gx x = {0};
     tsr_tensor *d = tsr__gx_sub(&x, input, target);
@@ -457,23 +464,34 @@ tsr_status tsr_smooth_l1_loss(const tsr_tensor *input, const tsr_tensor *target,
     if (st != TSR_OK)
         return st;
     if (!(beta >= 0.0))
-        return tsr__set_error(TSR_ERR_VALUE,
-                              "%s: smooth_l1_loss does not support negative values for beta.",
-                              name);
-    if (beta == 0.0)
-        return tsr_l1_loss(input, target, reduction, out);
+        return tsr__set_error(
+            TSR_ERR_VALUE, "%s: smooth_l1_loss does not support negative values for beta.", name);
     tsr_dtype dtype = promoted(input, target);
+    if (beta == 0.0 && !tsr_dtype_is_floating(dtype))
+        return tsr_l1_loss(input, target, reduction, out);
     if (!tsr_dtype_is_floating(dtype))
         return not_implemented(name, dtype);
+    /* One node with PyTorch's gradient, which at the kinks is not the
+     * composition's (at d = 0 with beta 0 it is -g for both operands). */
+    bool grad_mode = tsr_grad_mode_set(false);
     tsr__gx x = {0};
-    tsr_tensor *z = tsr__gx_unary(&x, TSR_OP_ABS, tsr__gx_sub(&x, input, target));
-    tsr_tensor *quadratic = binary(&x, TSR_OP_DIV, tsr__gx_mul(&x, binary(&x, TSR_OP_MUL, z, 0.5), z),
-                                   beta);
-    tsr_tensor *linear = binary(&x, TSR_OP_SUB, z, 0.5 * beta);
-    tsr_tensor *small = binary(&x, TSR_OP_LT, z, beta);
-    tsr_tensor *loss = tsr__gx_where(&x, small, tsr_operand_tensor(quadratic),
-                                     tsr_operand_tensor(linear));
-    return finish(&x, reduce_loss(&x, loss, reduction), out);
+    tsr_tensor *d = tsr__gx_sub(&x, input, target), *loss;
+    tsr_tensor *z = tsr__gx_unary(&x, TSR_OP_ABS, d);
+    if (beta == 0.0) { /* l1_loss, as PyTorch */
+        loss = z;
+    } else {
+        tsr_tensor *quadratic =
+            binary(&x, TSR_OP_DIV, tsr__gx_mul(&x, binary(&x, TSR_OP_MUL, z, 0.5), z), beta);
+        tsr_tensor *linear = binary(&x, TSR_OP_SUB, z, 0.5 * beta);
+        tsr_tensor *small = binary(&x, TSR_OP_LT, z, beta);
+        loss = tsr__gx_where(&x, small, tsr_operand_tensor(quadratic), tsr_operand_tensor(linear));
+    }
+    double norm = reduction == TSR_LOSS_MEAN && d ? 1.0 / (double)tsr_tensor_numel(d) : 1.0;
+    loss = reduce_loss(&x, loss, reduction);
+    tsr_grad_mode_set(grad_mode);
+    if (x.status == TSR_OK)
+        x.status = tsr__grad_record_smooth_l1(input, target, beta, norm, loss);
+    return finish(&x, loss, out);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -491,8 +509,10 @@ static tsr_status check_weight_fits(const char *name, const char *arg, const tsr
     tsr_status st = tsr__broadcast_shapes(name, input->ndim, input->shape, weight->ndim,
                                           weight->shape, &ndim, shape);
     if (st == TSR_OK && (ndim != input->ndim || tsr__numel(ndim, shape) != tsr_tensor_numel(input)))
-        st = tsr__set_error(TSR_ERR_SHAPE, "%s: %s of %d dims does not broadcast to input's "
-                                           "shape", name, arg, weight->ndim);
+        st = tsr__set_error(TSR_ERR_SHAPE,
+                            "%s: %s of %d dims does not broadcast to input's "
+                            "shape",
+                            name, arg, weight->ndim);
     return st;
 }
 
@@ -502,7 +522,8 @@ static tsr_status check_probabilities(const char *name, const tsr_tensor *input)
     tsr__gx x = {0};
     tsr_tensor *low = binary(&x, TSR_OP_GE, input, 0.0), *high = binary(&x, TSR_OP_LE, input, 1.0);
     tsr_tensor *inside = tsr__gx_binary(&x, TSR_OP_LOGICAL_AND, tsr_operand_tensor(low),
-                                        tsr_operand_tensor(high)), *all = NULL;
+                                        tsr_operand_tensor(high)),
+               *all = NULL;
     if (x.status == TSR_OK) {
         tsr_status st = tsr_all(inside, NULL, 0, false, &all);
         all = tsr__gx_keep(&x, st, all);
@@ -532,7 +553,7 @@ tsr_status tsr_binary_cross_entropy(const tsr_tensor *input, const tsr_tensor *t
     if (st == TSR_OK && target->dtype != input->dtype)
         st = tsr__set_error(TSR_ERR_DTYPE, "%s: found dtype %s but expected %s", name,
                             tsr_dtype_name(target->dtype), tsr_dtype_name(input->dtype));
-    if (st == TSR_OK && !dtype_in(input->dtype, FLOATS_MASK))
+    if (st == TSR_OK && !dtype_in(input->dtype, FLOATS))
         st = not_implemented(name, input->dtype);
     if (st == TSR_OK)
         st = check_weight_fits(name, "weight", weight, input);
@@ -548,8 +569,8 @@ tsr_status tsr_binary_cross_entropy(const tsr_tensor *input, const tsr_tensor *t
         &x, tsr__gx_unary(&x, TSR_OP_LOG1P, tsr__gx_unary(&x, TSR_OP_NEG, input)), -100.0);
     tsr_tensor *t_minus_1 = tsr__gx_binary(&x, TSR_OP_SUB, tsr_operand_tensor(target),
                                            tsr_operand_scalar(tsr_scalar_int(1)));
-    tsr_tensor *loss = tsr__gx_sub(&x, tsr__gx_mul(&x, t_minus_1, log_1mx),
-                                   tsr__gx_mul(&x, target, log_x));
+    tsr_tensor *loss =
+        tsr__gx_sub(&x, tsr__gx_mul(&x, t_minus_1, log_1mx), tsr__gx_mul(&x, target, log_x));
     if (weight) /* loss.mul_(weight): the product rounds back to loss's dtype */
         loss = tsr__nn_to(&x, tsr__gx_mul(&x, loss, weight), input->dtype);
     loss = reduce_loss(&x, loss, reduction);
@@ -568,11 +589,12 @@ tsr_status tsr_binary_cross_entropy_with_logits(const tsr_tensor *input, const t
     tsr_status st = check_pair(name, input, target, reduction, out);
     char a[160], b[160];
     if (st == TSR_OK && !same_shape(input, target))
-        st = tsr__set_error(TSR_ERR_SHAPE, "%s: target size (%s) must be the same as input size (%s)",
-                            name, tsr__shape_str(target->ndim, target->shape, a, 160),
+        st = tsr__set_error(TSR_ERR_SHAPE,
+                            "%s: target size (%s) must be the same as input size (%s)", name,
+                            tsr__shape_str(target->ndim, target->shape, a, 160),
                             tsr__shape_str(input->ndim, input->shape, b, 160));
     tsr_dtype dtype = st == TSR_OK ? promoted(input, target) : TSR_FLOAT32;
-    if (st == TSR_OK && !dtype_in(dtype, FLOATS_MASK | 1u << TSR_BFLOAT16))
+    if (st == TSR_OK && !dtype_in(dtype, FLOATS | 1u << TSR_BFLOAT16))
         st = not_implemented(name, dtype);
     if (st == TSR_OK)
         st = check_weight_fits(name, "weight", weight, input);
@@ -590,9 +612,8 @@ tsr_status tsr_binary_cross_entropy_with_logits(const tsr_tensor *input, const t
     tsr_tensor *log_e = tsr__gx_unary(&x, TSR_OP_LOG, e);
     tsr_tensor *linear = tsr__gx_mul(&x, tsr__gx_rsub_scalar(&x, 1.0, target), input), *loss;
     if (pos_weight) {
-        tsr_tensor *lw = binary(&x, TSR_OP_ADD,
-                                tsr__gx_mul(&x, binary(&x, TSR_OP_SUB, pos_weight, 1.0), target),
-                                1.0);
+        tsr_tensor *lw = binary(
+            &x, TSR_OP_ADD, tsr__gx_mul(&x, binary(&x, TSR_OP_SUB, pos_weight, 1.0), target), 1.0);
         loss = tsr__gx_add(&x, linear, tsr__gx_mul(&x, lw, tsr__gx_add(&x, log_e, m)));
     } else {
         loss = tsr__gx_add(&x, tsr__gx_add(&x, linear, m), log_e);

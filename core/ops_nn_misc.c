@@ -1,5 +1,6 @@
 /* dropout, linear and bilinear: compositions of elementwise ops and matrix
  * products, in the order PyTorch 1.13 runs them. */
+#include "autograd.h"
 #include "dtype.h"
 #include "error.h"
 #include "nn.h"
@@ -16,14 +17,14 @@ static tsr_status dropout_sample(const tsr_tensor *input, double p, tsr_generato
 {
     tsr__gx x = {0};
     tsr_tensor *u = NULL;
-    tsr_status st = tsr_rand(gen, input->ndim, input->shape, TSR_FLOAT64,
-                             tsr_tensor_backend(input), &u);
+    tsr_status st =
+        tsr_rand(gen, input->ndim, input->shape, TSR_FLOAT64, tsr_tensor_backend(input), &u);
     u = tsr__gx_keep(&x, st, u);
     tsr_tensor *keep = tsr__gx_binary(&x, TSR_OP_LT, tsr_operand_tensor(u),
                                       tsr_operand_scalar(tsr_scalar_float(1.0 - p)));
-    tsr_tensor *noise = tsr__gx_binary(&x, TSR_OP_DIV,
-                                       tsr_operand_tensor(tsr__nn_to(&x, keep, input->dtype)),
-                                       tsr_operand_scalar(tsr_scalar_float(1.0 - p)));
+    tsr_tensor *noise =
+        tsr__gx_binary(&x, TSR_OP_DIV, tsr_operand_tensor(tsr__nn_to(&x, keep, input->dtype)),
+                       tsr_operand_scalar(tsr_scalar_float(1.0 - p)));
     tsr_tensor *y = tsr__gx_mul(&x, input, noise), *result = NULL;
     tsr__gx_result(&x, &result, y);
     return tsr__deliver(tsr__gx_finish(&x), result, out);
@@ -37,13 +38,10 @@ tsr_status tsr_dropout(const tsr_tensor *input, double p, bool training, tsr_gen
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: input and out must not be NULL", name);
     if (!(p >= 0.0 && p <= 1.0))
         return tsr__set_error(TSR_ERR_VALUE,
-                              "%s: dropout probability has to be between 0 and 1, but got %g",
-                              name, p);
-    if (p == 0.0 || !training || tsr_tensor_numel(input) == 0) {
-        tsr_tensor_retain(input);
-        *out = (tsr_tensor *)input;
-        return TSR_OK;
-    }
+                              "%s: dropout probability has to be between 0 and 1, but got %g", name,
+                              p);
+    if (p == 0.0 || !training || tsr_tensor_numel(input) == 0)
+        return tsr__nn_identity(name, input, out);
     if (p == 1.0) { /* input * 0, so NaN stays NaN */
         tsr_tensor *zero = NULL;
         tsr_status st = tsr_zeros(0, NULL, input->dtype, tsr_tensor_backend(input), &zero);
@@ -52,7 +50,8 @@ tsr_status tsr_dropout(const tsr_tensor *input, double p, bool training, tsr_gen
         tsr_tensor_release(zero);
         return st;
     }
-    if (input->dtype != TSR_BFLOAT16 && !(input->dtype == TSR_FLOAT32 || input->dtype == TSR_FLOAT64))
+    if (input->dtype != TSR_BFLOAT16 &&
+        !(input->dtype == TSR_FLOAT32 || input->dtype == TSR_FLOAT64))
         return tsr__set_error(TSR_ERR_DTYPE, "%s: not implemented for %s inputs", name,
                               tsr_dtype_name(input->dtype));
     if (!gen)
@@ -64,6 +63,36 @@ tsr_status tsr_dropout(const tsr_tensor *input, double p, bool training, tsr_gen
 /* ------------------------------------------------------------------------ */
 /* linear                                                                    */
 /* ------------------------------------------------------------------------ */
+
+/* PyTorch's output.add_(bias), out of place (output may be a view, which
+ * autograd cannot write in place): bias must not grow the output's shape or
+ * lift its dtype's category; the sum is rounded to the output's dtype. */
+static tsr_tensor *add_bias(tsr__gx *x, tsr_tensor *y, const tsr_tensor *bias)
+{
+    tsr_tensor *sum = tsr__gx_add(x, y, bias);
+    if (!sum)
+        return NULL;
+    bool same = sum->ndim == y->ndim;
+    for (int d = 0; same && d < y->ndim; d++)
+        same = sum->shape[d] == y->shape[d];
+    if (!same) {
+        char a[160], b[160];
+        x->status = tsr__set_error(TSR_ERR_SHAPE,
+                                   "linear: output with shape %s doesn't match the broadcast shape "
+                                   "%s",
+                                   tsr__shape_str(y->ndim, y->shape, a, 160),
+                                   tsr__shape_str(sum->ndim, sum->shape, b, 160));
+        return NULL;
+    }
+    if (tsr__dtype_category(sum->dtype) > tsr__dtype_category(y->dtype)) {
+        x->status = tsr__set_error(TSR_ERR_DTYPE,
+                                   "linear: result type %s can't be cast to the desired output "
+                                   "type %s",
+                                   tsr_dtype_name(sum->dtype), tsr_dtype_name(y->dtype));
+        return NULL;
+    }
+    return tsr__nn_to(x, sum, y->dtype);
+}
 
 /* As PyTorch: addmm for a 2-d input (and a contiguous 3-d one, flattened)
  * with a bias, otherwise matmul and an in-place add of the bias. */
@@ -85,7 +114,8 @@ tsr_status tsr_linear(const tsr_tensor *input, const tsr_tensor *weight, const t
     if (bias && (input->ndim == 2 || flat3d)) {
         int64_t rows[2] = {input->ndim == 3 ? input->shape[0] * input->shape[1] : input->shape[0],
                            input->shape[input->ndim - 1]};
-        tsr_tensor *a = input->ndim == 3 ? tsr__nn_reshape(&x, input, 2, rows) : (tsr_tensor *)input;
+        tsr_tensor *a =
+            input->ndim == 3 ? tsr__nn_reshape(&x, input, 2, rows) : (tsr_tensor *)input;
         if (x.status == TSR_OK) {
             tsr_status st = tsr_addmm(bias, a, wt, tsr_scalar_int(1), tsr_scalar_int(1), &y);
             y = tsr__gx_keep(&x, st, y);
@@ -96,8 +126,8 @@ tsr_status tsr_linear(const tsr_tensor *input, const tsr_tensor *weight, const t
         }
     } else {
         y = tsr__nn_matmul(&x, input, wt);
-        if (bias && x.status == TSR_OK)
-            x.status = tsr_add_(y, tsr_operand_tensor(bias), tsr_scalar_int(1));
+        if (bias)
+            y = add_bias(&x, y, bias);
     }
     tsr_tensor *result = NULL;
     tsr__gx_result(&x, &result, y);

@@ -1,5 +1,6 @@
-/* Normalisation: layer_norm and rms_norm on their fused kernels, group_norm
- * on the layer_norm kernel, batch_norm from per-channel statistics. */
+/* Normalisation: layer_norm and rms_norm on their fused kernels; group_norm
+ * and training batch_norm as layer_norm rows of a reshaped or transposed
+ * input; evaluation batch_norm from the running statistics. */
 #include <float.h>
 #include <math.h>
 
@@ -124,7 +125,8 @@ static tsr_status check_normalized(const char *name, const tsr_tensor *input, in
             return tsr__set_error(TSR_ERR_SHAPE,
                                   "%s: expected %s to be of same shape as normalized_shape, but "
                                   "got %s of shape %s and normalized_shape = %s",
-                                  name, names[i], names[i], tsr__shape_str(p->ndim, p->shape, a, 160),
+                                  name, names[i], names[i],
+                                  tsr__shape_str(p->ndim, p->shape, a, 160),
                                   tsr__shape_str(ndim, shape, b, 160));
     }
     bool fits = input->ndim >= ndim;
@@ -147,8 +149,8 @@ tsr_status tsr_layer_norm(const tsr_tensor *input, int normalized_ndim,
     if (!input || !out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
                               "layer_norm: input and out must not be NULL");
-    tsr_status st = check_normalized("layer_norm", input, normalized_ndim, normalized_shape,
-                                     weight, bias);
+    tsr_status st =
+        check_normalized("layer_norm", input, normalized_ndim, normalized_shape, weight, bias);
     if (st == TSR_OK)
         st = tsr__nn_same_dtype("layer_norm", "weight", weight, input->dtype);
     if (st == TSR_OK)
@@ -179,8 +181,8 @@ tsr_status tsr_rms_norm(const tsr_tensor *input, int normalized_ndim,
 {
     if (!input || !out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "rms_norm: input and out must not be NULL");
-    tsr_status st = check_normalized("rms_norm", input, normalized_ndim, normalized_shape, weight,
-                                     NULL);
+    tsr_status st =
+        check_normalized("rms_norm", input, normalized_ndim, normalized_shape, weight, NULL);
     if (st != TSR_OK)
         return st;
     /* Another weight dtype promotes the result, as the product it is. */
@@ -190,8 +192,8 @@ tsr_status tsr_rms_norm(const tsr_tensor *input, int normalized_ndim,
     st = tsr__norm_forward("rms_norm", input, normalized_ndim, fused ? weight : NULL, NULL, e, &y,
                            NULL, &rstd);
     if (st == TSR_OK)
-        st = tsr__grad_record_norm(input, normalized_ndim, fused ? weight : NULL, NULL, NULL,
-                                   rstd, y);
+        st = tsr__grad_record_norm(input, normalized_ndim, fused ? weight : NULL, NULL, NULL, rstd,
+                                   y);
     tsr_tensor_release(rstd);
     if (st != TSR_OK) {
         tsr_tensor_release(y);
@@ -219,10 +221,12 @@ static tsr_status check_channel_param(const char *name, const char *arg, const t
     int64_t c = input->shape[1];
     if (p->ndim != 1 || p->shape[0] != c) {
         char a[160], b[160];
-        return tsr__set_error(TSR_ERR_SHAPE, "%s: %s should be a vector of %lld elements, one "
-                                             "per channel, but got %s of shape %s for input of "
-                                             "shape %s",
-                              name, arg, (long long)c, arg, tsr__shape_str(p->ndim, p->shape, a, 160),
+        return tsr__set_error(TSR_ERR_SHAPE,
+                              "%s: %s should be a vector of %lld elements, one "
+                              "per channel, but got %s of shape %s for input of "
+                              "shape %s",
+                              name, arg, (long long)c, arg,
+                              tsr__shape_str(p->ndim, p->shape, a, 160),
                               tsr__shape_str(input->ndim, input->shape, b, 160));
     }
     return tsr__nn_same_dtype(name, arg, p, input->dtype);
@@ -325,8 +329,7 @@ static tsr_status check_batch_norm(const tsr_tensor *input, const tsr_tensor *ru
     const char *name = "batch_norm";
     /* Evaluation composes elementwise ops that would take any dtype; PyTorch
      * 1.13's CPU kernel takes these. */
-    if (input->dtype != TSR_BFLOAT16 && input->dtype != TSR_FLOAT32 &&
-        input->dtype != TSR_FLOAT64)
+    if (input->dtype != TSR_BFLOAT16 && input->dtype != TSR_FLOAT32 && input->dtype != TSR_FLOAT64)
         return tsr__set_error(TSR_ERR_DTYPE, "%s: not implemented for %s inputs", name,
                               tsr_dtype_name(input->dtype));
     tsr_status st = check_channels_input(name, input);
@@ -341,9 +344,8 @@ static tsr_status check_batch_norm(const tsr_tensor *input, const tsr_tensor *ru
     if (st != TSR_OK)
         return st;
     if (!training && (!running_mean || !running_var))
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
-                              "%s: %s must be defined in evaluation mode", name,
-                              running_mean ? "running_var" : "running_mean");
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: %s must be defined in evaluation mode",
+                              name, running_mean ? "running_var" : "running_mean");
     int64_t per_channel = input->shape[1] ? tsr_tensor_numel(input) / input->shape[1] : 0;
     if (training && per_channel == 1) {
         char a[160];
@@ -358,57 +360,47 @@ static tsr_status check_batch_norm(const tsr_tensor *input, const tsr_tensor *ru
 }
 
 /* r = (1 - momentum) r + momentum s, in float64 as PyTorch's CPU kernel, for
- * a statistic s [C, 1, ...] of float64 (scaled by `factor` first). */
-static tsr_status update_running(tsr_tensor *running, const tsr_tensor *stat, double factor,
-                                 double momentum)
+ * a statistic s [C] of float64. */
+static tsr_status update_running(tsr_tensor *running, const tsr_tensor *stat, double momentum)
 {
-    tsr_tensor *r64 = NULL, *flat = NULL, *old_part = NULL, *new_part = NULL, *sum = NULL;
-    int64_t c = running->shape[0];
+    tsr_tensor *r64 = NULL, *old_part = NULL, *new_part = NULL, *sum = NULL;
     tsr_status st = tsr_to_dtype(running, TSR_FLOAT64, &r64);
-    if (st == TSR_OK)
-        st = tsr_view(stat, 1, &c, &flat);
     if (st == TSR_OK)
         st = tsr_binary(TSR_OP_MUL, tsr_operand_tensor(r64),
                         tsr_operand_scalar(tsr_scalar_float(1.0 - momentum)), &old_part);
     if (st == TSR_OK)
-        st = tsr_binary(TSR_OP_MUL, tsr_operand_tensor(flat),
-                        tsr_operand_scalar(tsr_scalar_float(momentum * factor)), &new_part);
+        st = tsr_binary(TSR_OP_MUL, tsr_operand_tensor(stat),
+                        tsr_operand_scalar(tsr_scalar_float(momentum)), &new_part);
     if (st == TSR_OK)
         st = tsr_add(old_part, new_part, &sum);
     if (st == TSR_OK)
         st = tsr_copy_(running, sum);
-    tsr_tensor *temps[5] = {r64, flat, old_part, new_part, sum};
-    tsr__release_all(temps, 5);
+    tsr_tensor *temps[4] = {r64, old_part, new_part, sum};
+    tsr__release_all(temps, 4);
     return st;
 }
 
-/* The batch's mean and biased variance per channel, in float64 whatever the
- * input's dtype (PyTorch accumulates them in double on CPU): a layer_norm
- * row per channel of x transposed to [C, N, ...], with eps 0 so that
- * var = 1 / rstd^2. */
+/* The batch's mean and unbiased variance per channel, in float64 whatever
+ * the input's dtype, as PyTorch's CPU kernel accumulates them. */
 static tsr_status update_running_stats(const tsr_tensor *input, tsr_tensor *running_mean,
                                        tsr_tensor *running_var, double momentum)
 {
-    tsr_tensor *xt = NULL, *x64 = NULL, *y = NULL, *mean = NULL, *rstd = NULL, *sq = NULL,
-               *var = NULL;
-    tsr_status st = tsr_transpose(input, 0, 1, &xt);
+    int64_t dims[TSR_MAX_DIMS];
+    int ndims = 0;
+    for (int d = 0; d < input->ndim; d++) {
+        if (d != 1)
+            dims[ndims++] = d;
+    }
+    tsr_tensor *x64 = NULL, *var = NULL, *mean = NULL;
+    tsr_status st = tsr_to_dtype(input, TSR_FLOAT64, &x64);
     if (st == TSR_OK)
-        st = tsr_to_dtype(xt, TSR_FLOAT64, &x64);
-    if (st == TSR_OK)
-        st = tsr__norm_forward("batch_norm", x64, input->ndim - 1, NULL, NULL, 0.0, &y, &mean,
-                               &rstd);
-    if (st == TSR_OK)
-        st = tsr_mul(rstd, rstd, &sq);
-    if (st == TSR_OK)
-        st = tsr_binary(TSR_OP_DIV, tsr_operand_scalar(tsr_scalar_float(1.0)),
-                        tsr_operand_tensor(sq), &var);
-    double n = (double)(tsr_tensor_numel(input) / input->shape[1]);
+        st = tsr_var_mean(x64, dims, ndims, 1.0, false, &var, &mean);
     if (st == TSR_OK && running_mean)
-        st = update_running(running_mean, mean, 1.0, momentum);
+        st = update_running(running_mean, mean, momentum);
     if (st == TSR_OK && running_var)
-        st = update_running(running_var, var, n / (n - 1.0), momentum);
-    tsr_tensor *temps[7] = {xt, x64, y, mean, rstd, sq, var};
-    tsr__release_all(temps, 7);
+        st = update_running(running_var, var, momentum);
+    tsr_tensor *temps[3] = {x64, var, mean};
+    tsr__release_all(temps, 3);
     return st;
 }
 
@@ -449,15 +441,13 @@ static tsr_status normalize_running(const tsr_tensor *input, const tsr_tensor *r
 }
 
 tsr_status tsr_batch_norm(const tsr_tensor *input, tsr_tensor *running_mean,
-                          tsr_tensor *running_var, const tsr_tensor *weight,
-                          const tsr_tensor *bias, bool training, double momentum, double eps,
-                          tsr_tensor **out)
+                          tsr_tensor *running_var, const tsr_tensor *weight, const tsr_tensor *bias,
+                          bool training, double momentum, double eps, tsr_tensor **out)
 {
     if (!input || !out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
                               "batch_norm: input and out must not be NULL");
-    tsr_status st =
-        check_batch_norm(input, running_mean, running_var, weight, bias, training);
+    tsr_status st = check_batch_norm(input, running_mean, running_var, weight, bias, training);
     if (st != TSR_OK)
         return st;
     tsr_tensor *y = NULL;

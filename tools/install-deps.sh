@@ -9,6 +9,8 @@ packages=(
   zlib1g-dev              # examples/train_digits reads digits.csv.gz
   clang libclang-rt-14-dev  # the npy fuzzer (libFuzzer) and LeakSanitizer
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools vulkan-validationlayers  # vulkan backend on lavapipe
+  libopenblas-dev libsleef-dev  # cpu backend: matrix products, vectorised math
+  python3-torch python3-matplotlib  # tessera-bench's PyTorch peer and plot (not the tests)
 )
 
 missing=()

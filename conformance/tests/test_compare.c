@@ -248,7 +248,7 @@ static conf_result run_line(const char *line, const conf_adapter *adapter)
         exit(2);
     }
     conf_source source = conf_source_golden(temp_dir);
-    conf_runner runner = {temp_dir, backend, &source};
+    conf_runner runner = {temp_dir, backend, &source, false};
     if (adapter)
         conf_run_case_with(&runner, &c, adapter, &r);
     else

@@ -30,8 +30,7 @@ enum { TSR_LOSS_NONE = 0, TSR_LOSS_MEAN = 1, TSR_LOSS_SUM = 2 };
  * t's dtype; another dtype converts t first (so integer tensors need one).
  * Kernels exist for bfloat16, float32 and float64. A row holding +inf or NaN,
  * or only -inf, gives NaN. */
-TSR_API tsr_status tsr_softmax(const tsr_tensor *t, int64_t dim, tsr_dtype dtype,
-                               tsr_tensor **out);
+TSR_API tsr_status tsr_softmax(const tsr_tensor *t, int64_t dim, tsr_dtype dtype, tsr_tensor **out);
 /* F.log_softmax: (x - max) - log(sum(exp(x - max))), exact where
  * log(softmax(x)) would underflow to -inf. */
 TSR_API tsr_status tsr_log_softmax(const tsr_tensor *t, int64_t dim, tsr_dtype dtype,
@@ -45,7 +44,7 @@ TSR_API tsr_status tsr_log_softmax(const tsr_tensor *t, int64_t dim, tsr_dtype d
  * label_smoothing). input is [C], [N, C] or [N, C, d1, ...] of logits. target
  * is either class indices (int64, of input's shape without the class dim;
  * each in [0, C) or equal to ignore_index) or class probabilities (floating,
- * input's shape; ignore_index must then stay the default). weight (NULL for
+ * input's shape; ignore_index must then be negative). weight (NULL for
  * none) is [C] of input's dtype. label_smoothing is in [0, 1]. 'mean' over
  * class indices divides by the summed weights of the targets not ignored,
  * as PyTorch (NaN when every target is ignored). */
@@ -80,8 +79,8 @@ TSR_API tsr_status tsr_binary_cross_entropy(const tsr_tensor *input, const tsr_t
 TSR_API tsr_status tsr_binary_cross_entropy_with_logits(const tsr_tensor *input,
                                                         const tsr_tensor *target,
                                                         const tsr_tensor *weight,
-                                                        const tsr_tensor *pos_weight,
-                                                        int reduction, tsr_tensor **out);
+                                                        const tsr_tensor *pos_weight, int reduction,
+                                                        tsr_tensor **out);
 
 /* ======================================================================== */
 /* Normalisation                                                             */
@@ -124,11 +123,12 @@ TSR_API tsr_status tsr_group_norm(const tsr_tensor *input, int64_t num_groups,
 
 /* F.dropout(input, p, training): zeroes each element with probability p,
  * drawn from `gen`, and multiplies the kept ones by 1 / (1 - p). p must lie
- * in [0, 1]. Not training, p = 0 or an empty input: a new reference to input
- * itself (gen may then be NULL). p = 1: input * 0. The same seed gives the
- * same mask on every backend. */
-TSR_API tsr_status tsr_dropout(const tsr_tensor *input, double p, bool training,
-                               tsr_generator *gen, tsr_tensor **out);
+ * in [0, 1]. Not training, p = 0 or an empty input: input itself (a new
+ * reference; gen may then be NULL), or when input requires grad a tensor
+ * sharing its storage through which the gradient passes. p = 1: input * 0.
+ * The same seed gives the same mask on every backend. */
+TSR_API tsr_status tsr_dropout(const tsr_tensor *input, double p, bool training, tsr_generator *gen,
+                               tsr_tensor **out);
 /* F.linear(input, weight, bias): input @ weight^T + bias, weight [out, in] (or
  * [in], giving one output less dim), bias NULL or broadcastable. */
 TSR_API tsr_status tsr_linear(const tsr_tensor *input, const tsr_tensor *weight,
@@ -137,8 +137,7 @@ TSR_API tsr_status tsr_linear(const tsr_tensor *input, const tsr_tensor *weight,
  * input1[..., i] weight[o, i, j] input2[..., j] + bias[o]; the inputs share
  * their leading dims; weight is [out, in1, in2], bias [out] or NULL. */
 TSR_API tsr_status tsr_bilinear(const tsr_tensor *input1, const tsr_tensor *input2,
-                                const tsr_tensor *weight, const tsr_tensor *bias,
-                                tsr_tensor **out);
+                                const tsr_tensor *weight, const tsr_tensor *bias, tsr_tensor **out);
 
 /* ======================================================================== */
 /* Attention                                                                 */
@@ -154,9 +153,10 @@ TSR_API tsr_status tsr_bilinear(const tsr_tensor *input1, const tsr_tensor *inpu
  * in [0, 1] drops attention weights with `gen` (NULL is fine when 0).
  * Computed with an online softmax over blocks of 64 keys, so no L x S score
  * matrix is ever held; a query that may attend to no key gives NaN, as
- * PyTorch. float16 and bfloat16 accumulate in float32. */
-TSR_API tsr_status tsr_scaled_dot_product_attention(const tsr_tensor *query,
-                                                    const tsr_tensor *key,
+ * PyTorch. float16 and bfloat16 accumulate in float32. The gradient is
+ * computed block by block too; with 0 < dropout_p < 1 backward is refused,
+ * as the dropout mask is not kept. */
+TSR_API tsr_status tsr_scaled_dot_product_attention(const tsr_tensor *query, const tsr_tensor *key,
                                                     const tsr_tensor *value,
                                                     const tsr_tensor *attn_mask, double dropout_p,
                                                     bool is_causal, const double *scale,

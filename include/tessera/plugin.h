@@ -327,7 +327,10 @@ typedef struct tsr_scalar {
  * dtype (the core converts for the dtype= argument). layer_norm: (x, weight?,
  * bias?) over the last `normalized_ndim` dims -> (y, mean, rstd) with mean
  * and rstd shaped like x with those dims of size 1; rms_norm likewise ->
- * (y, rstd). */
+ * (y, rstd). Norm attributes are tsr_index_attrs: offset = normalized_ndim,
+ * eps. num_inputs says which parameters are present, in order (a bias comes
+ * with a weight: the core passes ones for a missing one); parameters have
+ * the normalized dims' shape, and every tensor has x's dtype. */
 #define TSR_OP_LIST_NN(X)                                                        \
     X(SOFTMAX, "softmax")                                                        \
     X(LOG_SOFTMAX, "log_softmax")                                                \

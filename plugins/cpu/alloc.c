@@ -85,7 +85,8 @@ static size_t class_bytes(int size_class)
 
 static block_header *system_alloc(size_t payload)
 {
-    size_t total = payload + HEADER;
+    /* aligned_alloc wants a multiple of the alignment. */
+    size_t total = (payload + HEADER + HEADER - 1) / HEADER * HEADER;
     void *memory = NULL;
     if (payload >= HUGE_THRESHOLD) {
         total = (total + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN;

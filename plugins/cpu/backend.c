@@ -11,8 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpu_blas.h"
-
 /* The reference kernels report through tsr__ref_error, which the reference
  * backend defines in its plugin.c; the cpu backend links the kernels
  * without that file and provides it here, with the same behaviour. */
@@ -116,7 +114,6 @@ int tsr__cpu_backend_create(const tsr_host_api *host, const tsr__cpu_options *op
                    ? host->set_error(status, "cpu: cannot create the backend's state")
                    : status;
     }
-    tsr__cpu_blas_single_thread();
     *out = backend;
     return TSR_OK;
 }

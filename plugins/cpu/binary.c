@@ -38,8 +38,8 @@ static double bind_alpha(const tsr_kernel_args *args, int32_t dtype)
 {
     tsr_scalar alpha = {.kind = TSR_SCALAR_INT, .v.i = 1};
     const tsr_elementwise_attrs *attrs = args->attrs;
-    if (attrs != NULL && attrs->struct_size >= offsetof(tsr_elementwise_attrs, scalars) +
-                                                   sizeof(tsr_scalar)) {
+    if (attrs != NULL &&
+        attrs->struct_size >= offsetof(tsr_elementwise_attrs, scalars) + sizeof(tsr_scalar)) {
         alpha = attrs->scalars[0];
     }
     if (args->op == TSR_OP_SUB) {

@@ -17,10 +17,10 @@
 typedef struct tsr__cpu_cache tsr__cpu_cache;
 
 typedef struct tsr__cpu_cache_stats {
-    uint64_t hits;         /* allocations served from the cache */
-    uint64_t misses;       /* allocations that went to the system */
-    size_t cached_bytes;   /* bytes sitting in the free lists now */
-    size_t live_bytes;     /* bytes handed out and not yet freed */
+    uint64_t hits;       /* allocations served from the cache */
+    uint64_t misses;     /* allocations that went to the system */
+    size_t cached_bytes; /* bytes sitting in the free lists now */
+    size_t live_bytes;   /* bytes handed out and not yet freed */
     size_t limit_bytes;
 } tsr__cpu_cache_stats;
 

@@ -14,8 +14,8 @@
 
 #include <tessera/plugin.h>
 
-#include "cpu_alloc.h"
 #include "backend.h" /* the reference backend's state (plugins/reference) */
+#include "cpu_alloc.h"
 #include "cpu_pool.h"
 #include "cpu_simd.h"
 
@@ -74,10 +74,12 @@ int tsr__cpu_kernel_is_reference(const tsr__cpu_backend *backend, int32_t op, in
 int tsr__cpu_kernel_binary(void *backend, const tsr_kernel_args *args);  /* binary.c */
 int tsr__cpu_kernel_unary(void *backend, const tsr_kernel_args *args);   /* unary.c */
 int tsr__cpu_kernel_copy(void *backend, const tsr_kernel_args *args);    /* copy.c */
+int tsr__cpu_kernel_fill(void *backend, const tsr_kernel_args *args);    /* copy.c */
 int tsr__cpu_kernel_reduce(void *backend, const tsr_kernel_args *args);  /* reduce.c */
 int tsr__cpu_kernel_matmul(void *backend, const tsr_kernel_args *args);  /* matmul.c */
 int tsr__cpu_kernel_softmax(void *backend, const tsr_kernel_args *args); /* softmax.c */
 int tsr__cpu_kernel_norm(void *backend, const tsr_kernel_args *args);    /* norm.c */
 int tsr__cpu_kernel_sort(void *backend, const tsr_kernel_args *args);    /* sort.c */
+int tsr__cpu_kernel_gather(void *backend, const tsr_kernel_args *args);  /* gather.c */
 
 #endif /* TSR_CPU_BACKEND_H */

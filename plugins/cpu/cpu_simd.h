@@ -64,7 +64,7 @@ typedef struct tsr__cpu_norm_row {
     const void *weight; /* NULL: no weight (and then no bias) */
     const void *bias;   /* NULL: 0 */
     double eps;
-    int rms;            /* rms_norm: no centring, no bias */
+    int rms; /* rms_norm: no centring, no bias */
 } tsr__cpu_norm_row;
 
 /* float32 layer_norm's per-row constants, each rounded to float. */
@@ -101,6 +101,11 @@ typedef struct tsr__cpu_simd {
     /* softmax (log_form 0) or log_softmax of one contiguous row; out may be in. */
     void (*softmax_row_f32)(float *out, const float *in, int64_t n, int log_form);
     void (*softmax_row_f64)(double *out, const double *in, int64_t n, int log_form);
+    /* logsumexp of one contiguous row (n >= 1), as the reference computes it:
+     * shift by the maximum (by 0 where that is infinite), exp and sum in
+     * double (16 lanes), log, shift back. */
+    double (*logsumexp_row_f32)(const float *x, int64_t n);
+    double (*logsumexp_row_f64)(const double *x, int64_t n);
     /* layer_norm / rms_norm of one contiguous row; writes the statistics. */
     void (*norm_row_f32)(float *y, const float *x, int64_t n, const tsr__cpu_norm_row *p,
                          double *mean, double *rstd);

@@ -37,12 +37,11 @@ int tsr__cpu_walk_init(tsr__cpu_walk *walk, const tsr_tensor_desc *out,
 
 /* Processes elements [0, n) of one innermost row: element i of operand k is
  * ptrs[k] + i * steps[k] * elsize[k], steps being 1 or 0 (output always 1). */
-typedef void (*tsr__cpu_row_fn)(void *context, char *const *ptrs, const int64_t *steps,
-                                int64_t n);
+typedef void (*tsr__cpu_row_fn)(void *context, char *const *ptrs, const int64_t *steps, int64_t n);
 
 /* Calls `row` over flat indices [begin, end) in row-major order. */
-void tsr__cpu_walk_range(const tsr__cpu_walk *walk, int64_t begin, int64_t end,
-                         tsr__cpu_row_fn row, void *context);
+void tsr__cpu_walk_range(const tsr__cpu_walk *walk, int64_t begin, int64_t end, tsr__cpu_row_fn row,
+                         void *context);
 
 /* Runs the whole walk on the pool in blocks of `grain` elements (one block,
  * on the calling thread, when numel <= grain). */

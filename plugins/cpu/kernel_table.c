@@ -22,6 +22,7 @@ typedef struct kernel_override {
 
 static const kernel_override overrides[] = {
     {TSR_OP_COPY, TSR__REF_SET_ALL, tsr__cpu_kernel_copy},
+    {TSR_OP_FILL, TSR__REF_SET_ALL, tsr__cpu_kernel_fill},
     {TSR_OP_ADD, FLOATS, tsr__cpu_kernel_binary},
     {TSR_OP_SUB, FLOATS, tsr__cpu_kernel_binary},
     {TSR_OP_MUL, FLOATS, tsr__cpu_kernel_binary},
@@ -41,7 +42,9 @@ static const kernel_override overrides[] = {
     {TSR_OP_SILU, FLOATS, tsr__cpu_kernel_unary},
     {TSR_OP_SUM, FLOATS, tsr__cpu_kernel_reduce},
     {TSR_OP_MEAN, FLOATS, tsr__cpu_kernel_reduce},
+    {TSR_OP_LOGSUMEXP, FLOATS, tsr__cpu_kernel_reduce},
     {TSR_OP_MATMUL, BLAS_DTYPES, tsr__cpu_kernel_matmul},
+    {TSR_OP_GATHER, TSR__REF_SET_ALL, tsr__cpu_kernel_gather},
     {TSR_OP_SORT, TSR__REF_SET_ALL & ~TSR__REF_SET_COMPLEX, tsr__cpu_kernel_sort},
     {TSR_OP_SOFTMAX, FLOATS, tsr__cpu_kernel_softmax},
     {TSR_OP_LOG_SOFTMAX, FLOATS, tsr__cpu_kernel_softmax},

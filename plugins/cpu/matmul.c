@@ -12,18 +12,15 @@
  *
  * Threads: OpenBLAS splits work differently for different thread counts,
  * and its results change in the last bits with the split. So the output is
- * cut into tiles whose sizes depend on the problem only (128 or 256 rows
- * and columns), each tile is one single-threaded OpenBLAS call, and the
+ * cut into tiles whose sizes depend on the problem only (128, 256 or 512
+ * rows and columns), each tile is one single-threaded OpenBLAS call, and the
  * pool runs the tiles: the bits do not depend on the thread count, and
  * OpenBLAS's own threads never run (one thread policy, no oversubscription).
  * alpha of 0, an empty k, an output that is not row-major, and every other
  * dtype go to the reference kernel. */
 #include <limits.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cblas.h>
 
 #include "cpu_backend.h"
 #include "cpu_blas.h"
@@ -33,32 +30,14 @@
 enum { OUT = 0, A = 1, B = 2, C = 3, OPERANDS = 4 };
 
 /* ------------------------------------------------------------------------ */
-/* OpenBLAS                                                                  */
-/* ------------------------------------------------------------------------ */
-
-static atomic_int blas_ready;
-
-void tsr__cpu_blas_single_thread(void)
-{
-    if (!atomic_exchange(&blas_ready, 1)) {
-        openblas_set_num_threads(1);
-    }
-}
-
-const char *tsr__cpu_blas_config(void)
-{
-    return openblas_get_config();
-}
-
-/* ------------------------------------------------------------------------ */
 /* The plan                                                                  */
 /* ------------------------------------------------------------------------ */
 
 /* How BLAS reads one matrix operand. */
 typedef struct blas_matrix {
-    int trans;      /* stored transposed: element (i, j) at j * ld + i */
+    int trans; /* stored transposed: element (i, j) at j * ld + i */
     int64_t ld;
-    int packed;     /* neither dim contiguous: copy into a row-major buffer */
+    int packed; /* neither dim contiguous: copy into a row-major buffer */
     int64_t rows, cols, row_stride, col_stride; /* elements */
 } blas_matrix;
 
@@ -158,6 +137,49 @@ static int shapes_fit(const tsr_kernel_args *args, int32_t inputs)
     return out->data != NULL && m > 0 && n > 0 && k > 0;
 }
 
+/* Batch shape, per-operand base pointers and batch strides, and how BLAS
+ * reads a and b. Returns 0 when a size does not fit OpenBLAS's int. */
+static int plan_operands(const tsr_kernel_args *args, matmul_plan *plan)
+{
+    const tsr_tensor_desc *out = args->outputs;
+    int32_t ndim = out->ndim;
+    const tsr_tensor_desc *descs[OPERANDS] = {out, &args->inputs[0], &args->inputs[1],
+                                              plan->has_c ? &args->inputs[2] : NULL};
+    plan->batch_ndim = ndim - 2;
+    plan->batch_count = 1;
+    for (int32_t d = 0; d < plan->batch_ndim; d++) {
+        plan->batch_shape[d] = out->shape[d];
+        plan->batch_count *= out->shape[d];
+    }
+    for (int w = 0; w < OPERANDS; w++) {
+        if (descs[w] == NULL) {
+            continue;
+        }
+        plan->base[w] = (char *)descs[w]->data + descs[w]->byte_offset;
+        for (int32_t d = 0; d < plan->batch_ndim; d++) {
+            plan->batch_stride[w][d] = descs[w]->strides[d];
+        }
+    }
+    const tsr_tensor_desc *a = descs[A], *b = descs[B];
+    plan->a = (blas_matrix){.rows = plan->m,
+                            .cols = plan->k,
+                            .row_stride = a->strides[ndim - 2],
+                            .col_stride = a->strides[ndim - 1]};
+    plan->b = (blas_matrix){.rows = plan->k,
+                            .cols = plan->n,
+                            .row_stride = b->strides[ndim - 2],
+                            .col_stride = b->strides[ndim - 1]};
+    blas_layout(&plan->a);
+    blas_layout(&plan->b);
+    if (plan->has_c) {
+        plan->c_row_stride = descs[C]->strides[ndim - 2];
+        plan->c_col_stride = descs[C]->strides[ndim - 1];
+    }
+    /* OpenBLAS takes 32-bit sizes here (blasint). */
+    return plan->m <= INT_MAX && plan->n <= INT_MAX && plan->k <= INT_MAX && plan->ldc <= INT_MAX &&
+           plan->a.ld <= INT_MAX && plan->b.ld <= INT_MAX;
+}
+
 static int plan_build(const tsr_kernel_args *args, matmul_plan *plan)
 {
     if (args == NULL || args->struct_size < sizeof(tsr_kernel_args) || args->num_outputs != 1 ||
@@ -186,40 +208,7 @@ static int plan_build(const tsr_kernel_args *args, matmul_plan *plan)
         return 0;
     }
     plan->ldc = plan->m > 1 ? out_rs : plan->n;
-    const tsr_tensor_desc *descs[OPERANDS] = {out, &args->inputs[0], &args->inputs[1],
-                                              plan->has_c ? &args->inputs[2] : NULL};
-    plan->batch_ndim = ndim - 2;
-    plan->batch_count = 1;
-    for (int32_t d = 0; d < plan->batch_ndim; d++) {
-        plan->batch_shape[d] = out->shape[d];
-        plan->batch_count *= out->shape[d];
-    }
-    for (int w = 0; w < OPERANDS; w++) {
-        if (descs[w] == NULL) {
-            continue;
-        }
-        plan->base[w] = (char *)descs[w]->data + descs[w]->byte_offset;
-        for (int32_t d = 0; d < plan->batch_ndim; d++) {
-            plan->batch_stride[w][d] = descs[w]->strides[d];
-        }
-    }
-    const tsr_tensor_desc *a = descs[A], *b = descs[B];
-    plan->a = (blas_matrix){.rows = plan->m, .cols = plan->k,
-                            .row_stride = a->strides[ndim - 2], .col_stride = a->strides[ndim - 1]};
-    plan->b = (blas_matrix){.rows = plan->k, .cols = plan->n,
-                            .row_stride = b->strides[ndim - 2], .col_stride = b->strides[ndim - 1]};
-    blas_layout(&plan->a);
-    blas_layout(&plan->b);
-    /* OpenBLAS takes 32-bit sizes here (blasint). */
-    if (plan->m > INT_MAX || plan->n > INT_MAX || plan->k > INT_MAX || plan->ldc > INT_MAX ||
-        plan->a.ld > INT_MAX || plan->b.ld > INT_MAX) {
-        return 0;
-    }
-    if (plan->has_c) {
-        plan->c_row_stride = descs[C]->strides[ndim - 2];
-        plan->c_col_stride = descs[C]->strides[ndim - 1];
-    }
-    return 1;
+    return plan_operands(args, plan);
 }
 
 /* When b is the same matrix for every batch element and a and the output
@@ -299,8 +288,9 @@ static void pack(const matmul_plan *plan, const blas_matrix *m, const char *src,
 static const double NO_BETA[2] = {0.0, 0.0};
 
 /* The tile out[i0:i0+m, j0:j0+n] of one product. */
-static void gemm_tile(const matmul_plan *plan, const char *a, const char *b, char *out, int64_t i0,
-                      int64_t m_tile, int64_t j0, int64_t n_tile)
+static void gemm_tile(const tsr__cpu_blas *blas, const matmul_plan *plan, const char *a,
+                      const char *b, char *out, int64_t i0, int64_t m_tile, int64_t j0,
+                      int64_t n_tile)
 {
     int64_t size = plan->elsize;
     a += (plan->a.trans ? i0 : i0 * plan->a.ld) * size;
@@ -313,29 +303,29 @@ static void gemm_tile(const matmul_plan *plan, const char *a, const char *b, cha
     const double *beta = plan->has_c ? plan->beta : NO_BETA;
     switch (plan->dtype) {
     case TSR_FLOAT32:
-        cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, (float)plan->alpha[0], (const float *)a, lda,
+        blas->sgemm(CblasRowMajor, ta, tb, m, n, k, (float)plan->alpha[0], (const float *)a, lda,
                     (const float *)b, ldb, (float)beta[0], (float *)out, ldc);
         break;
     case TSR_FLOAT64:
-        cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, plan->alpha[0], (const double *)a, lda,
+        blas->dgemm(CblasRowMajor, ta, tb, m, n, k, plan->alpha[0], (const double *)a, lda,
                     (const double *)b, ldb, beta[0], (double *)out, ldc);
         break;
     case TSR_COMPLEX64: {
         float alpha32[2] = {(float)plan->alpha[0], (float)plan->alpha[1]};
         float beta32[2] = {(float)beta[0], (float)beta[1]};
-        cblas_cgemm(CblasRowMajor, ta, tb, m, n, k, alpha32, a, lda, b, ldb, beta32, out, ldc);
+        blas->cgemm(CblasRowMajor, ta, tb, m, n, k, alpha32, a, lda, b, ldb, beta32, out, ldc);
         break;
     }
     default:
-        cblas_zgemm(CblasRowMajor, ta, tb, m, n, k, plan->alpha, a, lda, b, ldb, beta, out, ldc);
+        blas->zgemm(CblasRowMajor, ta, tb, m, n, k, plan->alpha, a, lda, b, ldb, beta, out, ldc);
         break;
     }
 }
 
 /* Tiles depend on the problem's size only, never on the thread count. */
 typedef struct tiling {
-    int64_t rows, cols;       /* per tile (the last ones may be shorter) */
-    int64_t down, across;     /* tiles per product */
+    int64_t rows, cols;   /* per tile (the last ones may be shorter) */
+    int64_t down, across; /* tiles per product */
 } tiling;
 
 static int64_t tile_edge(int64_t extent, int64_t edge)
@@ -346,7 +336,9 @@ static int64_t tile_edge(int64_t extent, int64_t edge)
 static tiling choose_tiles(const matmul_plan *plan)
 {
     double work = (double)plan->m * (double)plan->n * (double)plan->k;
-    int64_t edge = work <= 512.0 * 512.0 * 512.0 ? 128 : 256;
+    /* Larger products take larger tiles: each tile packs its panels of a
+     * and b again, which costs less against a larger tile's arithmetic. */
+    int64_t edge = work < 512.0 * 512.0 * 512.0 ? 128 : work < 2048.0 * 2048.0 * 2048.0 ? 256 : 512;
     tiling t = {tile_edge(plan->m, edge), tile_edge(plan->n, edge), 0, 0};
     t.down = (plan->m + t.rows - 1) / t.rows;
     t.across = (plan->n + t.cols - 1) / t.cols;
@@ -354,12 +346,13 @@ static tiling choose_tiles(const matmul_plan *plan)
 }
 
 typedef struct matmul_run {
+    const tsr__cpu_blas *blas;
     const matmul_plan *plan;
     tiling tiles;
-    int64_t first_batch;   /* tasks cover batch elements first_batch .. */
-    const char *packed_a;  /* packed copies for a single batch element, or NULL */
+    int64_t first_batch;  /* tasks cover batch elements first_batch .. */
+    const char *packed_a; /* packed copies for a single batch element, or NULL */
     const char *packed_b;
-    int folded_c_done;     /* folded batch: c already copied */
+    int folded_c_done; /* folded batch: c already copied */
 } matmul_run;
 
 static void tile_task(void *context, int64_t task)
@@ -376,13 +369,15 @@ static void tile_task(void *context, int64_t task)
     if (plan->batch_count > 0) {
         batch_offsets(plan, batch, offset);
     }
-    const char *a = run->packed_a != NULL ? run->packed_a : plan->base[A] + offset[A] * plan->elsize;
-    const char *b = run->packed_b != NULL ? run->packed_b : plan->base[B] + offset[B] * plan->elsize;
+    const char *a =
+        run->packed_a != NULL ? run->packed_a : plan->base[A] + offset[A] * plan->elsize;
+    const char *b =
+        run->packed_b != NULL ? run->packed_b : plan->base[B] + offset[B] * plan->elsize;
     char *out = plan->base[OUT] + offset[OUT] * plan->elsize;
     if (plan->has_c && !run->folded_c_done) {
         copy_c(plan, out, plan->base[C] + offset[C] * plan->elsize, i0, i1, j0, j1);
     }
-    gemm_tile(plan, a, b, out, i0, i1 - i0, j0, j1 - j0);
+    gemm_tile(run->blas, plan, a, b, out, i0, i1 - i0, j0, j1 - j0);
 }
 
 /* The folded batch: c copied per batch element, then one product. */
@@ -432,11 +427,13 @@ int tsr__cpu_kernel_matmul(void *backend_ptr, const tsr_kernel_args *args)
 {
     tsr__cpu_backend *backend = backend_ptr;
     matmul_plan plan;
-    if (!plan_build(args, &plan)) {
+    const tsr__cpu_blas *blas = NULL;
+    if (!plan_build(args, &plan) || (blas = tsr__cpu_blas_get()) == NULL) {
         return tsr__ref_kernel_matmul(backend, args);
     }
+    tsr__cpu_blas_single_thread(blas);
     fold_batch(&plan);
-    matmul_run run = {.plan = &plan, .tiles = choose_tiles(&plan)};
+    matmul_run run = {.blas = blas, .plan = &plan, .tiles = choose_tiles(&plan)};
     if (plan.a.packed || plan.b.packed) {
         /* Packed operands never fold (fold_batch needs a BLAS-readable a). */
         return run_packed(backend, &run);

@@ -1,6 +1,7 @@
-/* sum and mean of float32 and float64 over trailing dims of a contiguous
- * input, in the fixed order of docs/determinism.md, bit for bit the
- * reference kernel's result with any thread count:
+/* sum, mean and logsumexp of float32 and float64 over trailing dims of a
+ * contiguous input. sum and mean follow the fixed order of
+ * docs/determinism.md, bit for bit the reference kernel's result with any
+ * thread count:
  *   - each output's terms are cut into blocks of 1024, each block summed in
  *     16 double lanes by the SIMD set;
  *   - block values combine in the fixed tree (left part: the largest power
@@ -9,7 +10,10 @@
  *     its blocks), because every left part of more than 64 blocks is a
  *     multiple of 64. So a long reduction is split into groups, one pool
  *     task each, and the group values combine on the calling thread.
- * Other reductions, dtypes and layouts go to the reference kernel. */
+ * logsumexp is one fused row kernel per output (a max pass, then exp and
+ * sum in double over the row while it is in cache), within rounding of the
+ * reference's result. Other reductions, dtypes and layouts go to the
+ * reference kernel. */
 #include <stdlib.h>
 
 #include "cpu_backend.h"
@@ -21,9 +25,9 @@ enum { GROUP_BLOCKS = 64 };
 typedef struct reduce_plan {
     const tsr__cpu_simd *simd;
     int32_t dtype;
-    int mean;
-    const char *in;  /* output o's terms start at in + o * terms elements */
-    char *out;       /* output o at out + o elements */
+    int32_t op;
+    const char *in; /* output o's terms start at in + o * terms elements */
+    char *out;      /* output o at out + o elements */
     int64_t outputs;
     int64_t terms;
 } reduce_plan;
@@ -43,12 +47,24 @@ static double sum_terms(const reduce_plan *plan, const char *x, int64_t n)
 /* PyTorch's mean rounds the sum to the dtype before dividing. */
 static void store(const reduce_plan *plan, int64_t o, double sum)
 {
+    int mean = plan->op == TSR_OP_MEAN;
     if (plan->dtype == TSR_FLOAT32) {
         float s = (float)sum;
-        ((float *)plan->out)[o] = plan->mean ? (float)((double)s / (double)plan->terms) : s;
+        ((float *)plan->out)[o] = mean ? (float)((double)s / (double)plan->terms) : s;
     } else {
-        ((double *)plan->out)[o] = plan->mean ? sum / (double)plan->terms : sum;
+        ((double *)plan->out)[o] = mean ? sum / (double)plan->terms : sum;
     }
+}
+
+/* One output's value: its fixed-order sum, or its logsumexp. */
+static double reduce_row(const reduce_plan *plan, const char *x)
+{
+    if (plan->op != TSR_OP_LOGSUMEXP) {
+        return sum_terms(plan, x, plan->terms);
+    }
+    return plan->dtype == TSR_FLOAT32
+               ? plan->simd->logsumexp_row_f32((const float *)x, plan->terms)
+               : plan->simd->logsumexp_row_f64((const double *)x, plan->terms);
 }
 
 static int64_t element_size(const reduce_plan *plan)
@@ -73,7 +89,7 @@ static void rows_task(void *context, int64_t task)
     int64_t last = first + job->per_task < plan->outputs ? first + job->per_task : plan->outputs;
     for (int64_t o = first; o < last; o++) {
         const char *x = plan->in + o * plan->terms * element_size(plan);
-        store(plan, o, sum_terms(plan, x, plan->terms));
+        store(plan, o, reduce_row(plan, x));
     }
 }
 
@@ -169,7 +185,7 @@ static int plan_fits(const tsr_kernel_args *args, reduce_plan *plan)
         return 0;
     }
     *plan = (reduce_plan){.dtype = in->dtype,
-                          .mean = args->op == TSR_OP_MEAN,
+                          .op = args->op,
                           .in = (const char *)in->data + in->byte_offset,
                           .out = (char *)out->data + out->byte_offset,
                           .outputs = outputs,
@@ -181,12 +197,13 @@ int tsr__cpu_kernel_reduce(void *backend_ptr, const tsr_kernel_args *args)
 {
     tsr__cpu_backend *backend = backend_ptr;
     reduce_plan plan;
-    if (args == NULL || (args->op != TSR_OP_SUM && args->op != TSR_OP_MEAN) ||
+    if (args == NULL ||
+        (args->op != TSR_OP_SUM && args->op != TSR_OP_MEAN && args->op != TSR_OP_LOGSUMEXP) ||
         !plan_fits(args, &plan)) {
         return tsr__ref_kernel_reduce(backend, args);
     }
     plan.simd = backend->simd;
-    if (plan.terms > 2 * GROUP_TERMS) {
+    if (plan.terms > 2 * GROUP_TERMS && plan.op != TSR_OP_LOGSUMEXP) {
         return reduce_long(backend, &plan);
     }
     int64_t per_task = GROUP_TERMS / plan.terms > 1 ? GROUP_TERMS / plan.terms : 1;

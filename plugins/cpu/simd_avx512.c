@@ -47,6 +47,14 @@ ALWAYS_INLINE __m512d high_pd(__m512 v)
     return _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1));
 }
 
+/* Row kernels read a row from memory once and then work on it in cache; the
+ * next row of a dense tensor starts right after this one, so it is fetched
+ * while this one is computed (prefetching never faults, past the end too). */
+ALWAYS_INLINE void prefetch_next_row(const void *line)
+{
+    _mm_prefetch((const char *)line, _MM_HINT_T0);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Binary                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -227,12 +235,11 @@ ALWAYS_INLINE __m512 unary_ps(int op, __m512 x)
     case TSR__CPU_UN_ERF:
         return Sleef_erff16_u10avx512f(x);
     case TSR__CPU_UN_GELU:
-        return _mm512_mul_ps(_mm512_mul_ps(half, x),
-                             Sleef_erfcf16_u15avx512f(
-                                 _mm512_mul_ps(minus_x, _mm512_set1_ps(SQRT1_2F))));
+        return _mm512_mul_ps(_mm512_mul_ps(half, x), Sleef_erfcf16_u15avx512f(_mm512_mul_ps(
+                                                         minus_x, _mm512_set1_ps(SQRT1_2F))));
     case TSR__CPU_UN_GELU_TANH: {
-        __m512 cube = _mm512_mul_ps(_mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.044715f), x), x),
-                                    x);
+        __m512 cube =
+            _mm512_mul_ps(_mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.044715f), x), x), x);
         __m512 inner = _mm512_mul_ps(_mm512_set1_ps(SQRT_2_OVER_PI_F), _mm512_add_ps(x, cube));
         return _mm512_mul_ps(_mm512_mul_ps(half, x),
                              _mm512_add_ps(one, Sleef_tanhf16_u10avx512f(inner)));
@@ -271,11 +278,11 @@ ALWAYS_INLINE __m512d unary_pd(int op, __m512d x)
     case TSR__CPU_UN_ERF:
         return Sleef_erfd8_u10avx512f(x);
     case TSR__CPU_UN_GELU:
-        return _mm512_mul_pd(_mm512_mul_pd(half, x),
-                             Sleef_erfcd8_u15avx512f(_mm512_mul_pd(minus_x, _mm512_set1_pd(SQRT1_2))));
+        return _mm512_mul_pd(_mm512_mul_pd(half, x), Sleef_erfcd8_u15avx512f(_mm512_mul_pd(
+                                                         minus_x, _mm512_set1_pd(SQRT1_2))));
     case TSR__CPU_UN_GELU_TANH: {
-        __m512d cube = _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(0.044715), x), x),
-                                     x);
+        __m512d cube =
+            _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(0.044715), x), x), x);
         __m512d inner = _mm512_mul_pd(_mm512_set1_pd(SQRT_2_OVER_PI), _mm512_add_pd(x, cube));
         return _mm512_mul_pd(_mm512_mul_pd(half, x),
                              _mm512_add_pd(one, Sleef_tanhd8_u10avx512f(inner)));
@@ -439,31 +446,24 @@ static double block_f64(const double *x, int64_t n)
     return fold16(lo, hi);
 }
 
-/* Four full blocks at once: eight independent chains of additions keep the
- * adders busy where one block's two chains would wait on latency. */
+/* One block after the other: its two chains of additions keep up with
+ * memory, and a single sequential stream is what the prefetchers follow
+ * best (interleaving blocks 4 KiB apart measured half as fast). */
 static void sum_blocks_f32(const float *x, int64_t n, double *values)
 {
     const int64_t B = TSR__CPU_SUM_BLOCK;
     int64_t start = 0, b = 0;
-    for (; start + 4 * B <= n; start += 4 * B, b += 4) {
-        __m512d lo[4], hi[4];
-        for (int j = 0; j < 4; j++) {
-            lo[j] = _mm512_setzero_pd();
-            hi[j] = _mm512_setzero_pd();
-        }
+    for (; start + B <= n; start += B, b++) {
+        __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
         for (int64_t k = 0; k < B; k += 16) {
-            for (int j = 0; j < 4; j++) {
-                __m512 v = _mm512_loadu_ps(x + start + j * B + k);
-                lo[j] = _mm512_add_pd(lo[j], low_pd(v));
-                hi[j] = _mm512_add_pd(hi[j], high_pd(v));
-            }
+            __m512 v = _mm512_loadu_ps(x + start + k);
+            lo = _mm512_add_pd(lo, low_pd(v));
+            hi = _mm512_add_pd(hi, high_pd(v));
         }
-        for (int j = 0; j < 4; j++) {
-            values[b + j] = fold16(lo[j], hi[j]);
-        }
+        values[b] = fold16(lo, hi);
     }
-    for (; start < n; start += B, b++) {
-        values[b] = block_f32(x + start, n - start < B ? n - start : B);
+    if (start < n) {
+        values[b] = block_f32(x + start, n - start);
     }
 }
 
@@ -471,24 +471,16 @@ static void sum_blocks_f64(const double *x, int64_t n, double *values)
 {
     const int64_t B = TSR__CPU_SUM_BLOCK;
     int64_t start = 0, b = 0;
-    for (; start + 4 * B <= n; start += 4 * B, b += 4) {
-        __m512d lo[4], hi[4];
-        for (int j = 0; j < 4; j++) {
-            lo[j] = _mm512_setzero_pd();
-            hi[j] = _mm512_setzero_pd();
-        }
+    for (; start + B <= n; start += B, b++) {
+        __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
         for (int64_t k = 0; k < B; k += 16) {
-            for (int j = 0; j < 4; j++) {
-                lo[j] = _mm512_add_pd(lo[j], _mm512_loadu_pd(x + start + j * B + k));
-                hi[j] = _mm512_add_pd(hi[j], _mm512_loadu_pd(x + start + j * B + k + 8));
-            }
+            lo = _mm512_add_pd(lo, _mm512_loadu_pd(x + start + k));
+            hi = _mm512_add_pd(hi, _mm512_loadu_pd(x + start + k + 8));
         }
-        for (int j = 0; j < 4; j++) {
-            values[b + j] = fold16(lo[j], hi[j]);
-        }
+        values[b] = fold16(lo, hi);
     }
-    for (; start < n; start += B, b++) {
-        values[b] = block_f64(x + start, n - start < B ? n - start : B);
+    if (start < n) {
+        values[b] = block_f64(x + start, n - start);
     }
 }
 
@@ -510,6 +502,7 @@ static void softmax_row_f32(float *out, const float *in, int64_t n, int log_form
     for (int64_t i = 0; i < n; i += 16) {
         __mmask16 m = n - i >= 16 ? (__mmask16)0xffff : mask16(n - i);
         __m512 x = _mm512_maskz_loadu_ps(m, in + i);
+        prefetch_next_row(in + n + i);
         __m512 e = _mm512_maskz_mov_ps(m, Sleef_expf16_u10avx512f(_mm512_sub_ps(x, vm)));
         if (!log_form) {
             _mm512_mask_storeu_ps(out + i, m, e);
@@ -549,6 +542,7 @@ static void softmax_row_f64(double *out, const double *in, int64_t n, int log_fo
     for (int64_t i = 0; i < n; i += 8) {
         __mmask8 m = n - i >= 8 ? (__mmask8)0xff : mask8(n - i);
         __m512d x = _mm512_maskz_loadu_pd(m, in + i);
+        prefetch_next_row(in + n + i);
         __m512d e = _mm512_maskz_mov_pd(m, Sleef_expd8_u10avx512f(_mm512_sub_pd(x, vm)));
         if (!log_form) {
             _mm512_mask_storeu_pd(out + i, m, e);
@@ -573,6 +567,54 @@ static void softmax_row_f64(double *out, const double *in, int64_t n, int log_fo
 }
 
 /* ------------------------------------------------------------------------ */
+/* logsumexp rows                                                            */
+/* ------------------------------------------------------------------------ */
+
+static double logsumexp_row_f32(const float *x, int64_t n)
+{
+    const __m512 minus_inf = _mm512_set1_ps(-INFINITY);
+    __m512 vmax = minus_inf;
+    for (int64_t i = 0; i < n; i += 16) {
+        __mmask16 m = n - i >= 16 ? (__mmask16)0xffff : mask16(n - i);
+        vmax = _mm512_max_ps(vmax, _mm512_mask_loadu_ps(minus_inf, m, x + i));
+    }
+    float max = _mm512_reduce_max_ps(vmax);
+    double shift = isinf(max) ? 0.0 : (double)max;
+    __m512d vshift = _mm512_set1_pd(shift);
+    __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
+    for (int64_t i = 0; i < n; i += 16) {
+        __mmask16 m = n - i >= 16 ? (__mmask16)0xffff : mask16(n - i);
+        __m512 v = _mm512_maskz_loadu_ps(m, x + i);
+        prefetch_next_row(x + n + i);
+        __m512d e0 = Sleef_expd8_u10avx512f(_mm512_sub_pd(low_pd(v), vshift));
+        __m512d e1 = Sleef_expd8_u10avx512f(_mm512_sub_pd(high_pd(v), vshift));
+        lo = _mm512_add_pd(lo, _mm512_maskz_mov_pd((__mmask8)m, e0));
+        hi = _mm512_add_pd(hi, _mm512_maskz_mov_pd((__mmask8)(m >> 8), e1));
+    }
+    return log(fold16(lo, hi)) + shift;
+}
+
+static double logsumexp_row_f64(const double *x, int64_t n)
+{
+    const __m512d minus_inf = _mm512_set1_pd(-INFINITY);
+    __m512d vmax = minus_inf;
+    for (int64_t i = 0; i < n; i += 8) {
+        __mmask8 m = n - i >= 8 ? (__mmask8)0xff : mask8(n - i);
+        vmax = _mm512_max_pd(vmax, _mm512_mask_loadu_pd(minus_inf, m, x + i));
+    }
+    double max = _mm512_reduce_max_pd(vmax);
+    double shift = isinf(max) ? 0.0 : max;
+    __m512d vshift = _mm512_set1_pd(shift);
+    __m512d lanes[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
+    for (int64_t i = 0; i < n; i += 8) {
+        __mmask8 m = n - i >= 8 ? (__mmask8)0xff : mask8(n - i);
+        __m512d e = Sleef_expd8_u10avx512f(_mm512_sub_pd(_mm512_maskz_loadu_pd(m, x + i), vshift));
+        lanes[(i / 8) & 1] = _mm512_add_pd(lanes[(i / 8) & 1], _mm512_maskz_mov_pd(m, e));
+    }
+    return log(fold16(lanes[0], lanes[1])) + shift;
+}
+
+/* ------------------------------------------------------------------------ */
 /* layer_norm and rms_norm rows                                              */
 /* ------------------------------------------------------------------------ */
 
@@ -594,6 +636,7 @@ static void norm_sums_f32(const float *x, int64_t n, int rms, double *mean_out, 
     for (int64_t i = 0; i < n; i += 16) {
         __mmask16 m = n - i >= 16 ? (__mmask16)0xffff : mask16(n - i);
         __m512 v = _mm512_maskz_loadu_ps(m, x + i);
+        prefetch_next_row(x + n + i);
         __m512d d0 = _mm512_maskz_sub_pd((__mmask8)m, low_pd(v), vmean);
         __m512d d1 = _mm512_maskz_sub_pd((__mmask8)(m >> 8), high_pd(v), vmean);
         lo = _mm512_add_pd(lo, _mm512_mul_pd(d0, d0));
@@ -619,6 +662,7 @@ static void norm_sums_f64(const double *x, int64_t n, int rms, double *mean_out,
     __m512d lanes[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
     for (int64_t i = 0; i < n; i += 8) {
         __mmask8 m = n - i >= 8 ? (__mmask8)0xff : mask8(n - i);
+        prefetch_next_row(x + n + i);
         __m512d d = _mm512_maskz_sub_pd(m, _mm512_maskz_loadu_pd(m, x + i), vmean);
         lanes[(i / 8) & 1] = _mm512_add_pd(lanes[(i / 8) & 1], _mm512_mul_pd(d, d));
     }
@@ -697,6 +741,8 @@ static const tsr__cpu_simd avx512_set = {
     .sum_blocks_f64 = sum_blocks_f64,
     .softmax_row_f32 = softmax_row_f32,
     .softmax_row_f64 = softmax_row_f64,
+    .logsumexp_row_f32 = logsumexp_row_f32,
+    .logsumexp_row_f64 = logsumexp_row_f64,
     .norm_row_f32 = norm_row_f32,
     .norm_row_f64 = norm_row_f64,
 };

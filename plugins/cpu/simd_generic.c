@@ -261,6 +261,43 @@ static void softmax_row_f64(double *out, const double *in, int64_t n, int log_fo
 }
 
 /* ------------------------------------------------------------------------ */
+/* logsumexp rows                                                            */
+/* ------------------------------------------------------------------------ */
+
+static double logsumexp_shift(double max)
+{
+    return isinf(max) ? 0.0 : max;
+}
+
+static double logsumexp_row_f32(const float *x, int64_t n)
+{
+    float max = -INFINITY;
+    for (int64_t i = 0; i < n; i++) {
+        max = x[i] > max ? x[i] : max;
+    }
+    double shift = logsumexp_shift(max);
+    double lanes[TSR__CPU_SUM_LANES] = {0};
+    for (int64_t i = 0; i < n; i++) {
+        lanes[i % TSR__CPU_SUM_LANES] += Sleef_exp_u10((double)x[i] - shift);
+    }
+    return log(fold_lanes(lanes)) + shift;
+}
+
+static double logsumexp_row_f64(const double *x, int64_t n)
+{
+    double max = -INFINITY;
+    for (int64_t i = 0; i < n; i++) {
+        max = x[i] > max ? x[i] : max;
+    }
+    double shift = logsumexp_shift(max);
+    double lanes[TSR__CPU_SUM_LANES] = {0};
+    for (int64_t i = 0; i < n; i++) {
+        lanes[i % TSR__CPU_SUM_LANES] += Sleef_exp_u10(x[i] - shift);
+    }
+    return log(fold_lanes(lanes)) + shift;
+}
+
+/* ------------------------------------------------------------------------ */
 /* layer_norm and rms_norm rows                                              */
 /* ------------------------------------------------------------------------ */
 
@@ -357,6 +394,8 @@ static const tsr__cpu_simd generic_set = {
     .sum_blocks_f64 = sum_blocks_f64,
     .softmax_row_f32 = softmax_row_f32,
     .softmax_row_f64 = softmax_row_f64,
+    .logsumexp_row_f32 = logsumexp_row_f32,
+    .logsumexp_row_f64 = logsumexp_row_f64,
     .norm_row_f32 = norm_row_f32,
     .norm_row_f64 = norm_row_f64,
 };

@@ -93,7 +93,7 @@ int tsr__cpu_kernel_softmax(void *backend_ptr, const tsr_kernel_args *args)
     job.simd = backend->simd;
     /* About 16K elements per task: exp makes each element costly. */
     job.rows_per_task = job.length >= 16384 ? 1 : 16384 / job.length;
-    tsr__cpu_pool_run(backend->pool, tsr__cpu_task_count(job.rows, job.rows_per_task),
-                      softmax_task, &job);
+    tsr__cpu_pool_run(backend->pool, tsr__cpu_task_count(job.rows, job.rows_per_task), softmax_task,
+                      &job);
     return TSR_OK;
 }

@@ -124,8 +124,8 @@ int tsr__cpu_walk_init(tsr__cpu_walk *walk, const tsr_tensor_desc *out,
     return 1;
 }
 
-void tsr__cpu_walk_range(const tsr__cpu_walk *walk, int64_t begin, int64_t end,
-                         tsr__cpu_row_fn row, void *context)
+void tsr__cpu_walk_range(const tsr__cpu_walk *walk, int64_t begin, int64_t end, tsr__cpu_row_fn row,
+                         void *context)
 {
     if (begin >= end) {
         return;

@@ -26,13 +26,13 @@
 enum { MAX_PARAMS = 2 }; /* weight, bias */
 
 typedef struct norm_run {
-    int rms;                /* rms_norm: no centring, no bias */
-    int32_t inner_ndim;     /* normalized dims */
+    int rms;            /* rms_norm: no centring, no bias */
+    int32_t inner_ndim; /* normalized dims */
     int32_t outer_ndim;
-    int32_t num_params;     /* weight, then bias */
+    int32_t num_params; /* weight, then bias */
     double eps;
     tsr__ref_round_fn round; /* to the accumulation type (layer_norm) */
-    tsr_tensor_desc x, y;   /* as given */
+    tsr_tensor_desc x, y;    /* as given */
     tsr_tensor_desc params[MAX_PARAMS];
     tsr__ref_load_fn load_x;
     tsr__ref_load_fn load_param[MAX_PARAMS];
@@ -45,7 +45,7 @@ typedef struct norm_run {
 
 typedef struct row_sum {
     tsr__ref_load_fn load;
-    int squares;   /* sum (x - center)^2 instead of x */
+    int squares; /* sum (x - center)^2 instead of x */
     double center;
     double total;
 } row_sum;

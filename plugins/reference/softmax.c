@@ -17,8 +17,8 @@
 
 typedef struct softmax_run {
     int log_form;
-    int64_t length;          /* elements along the dim */
-    int64_t out_step;        /* bytes between neighbours along the dim */
+    int64_t length;   /* elements along the dim */
+    int64_t out_step; /* bytes between neighbours along the dim */
     int64_t in_step;
     tsr__ref_load_fn load;
     tsr__ref_store_fn store;
@@ -91,8 +91,7 @@ static void drop_dim(const tsr_tensor_desc *desc, int32_t dim, int64_t *shape, i
     out->strides = strides;
 }
 
-static int check_call(const tsr__ref_backend *backend, const tsr_kernel_args *args,
-                      int32_t *dim)
+static int check_call(const tsr__ref_backend *backend, const tsr_kernel_args *args, int32_t *dim)
 {
     if (args == NULL || args->struct_size < sizeof(tsr_kernel_args) || args->num_inputs != 1 ||
         args->num_outputs != 1 || args->inputs == NULL || args->outputs == NULL) {

@@ -26,6 +26,7 @@ int main(int argc, char **argv)
     printf("#define TSR_GELU_NONE %d\n#define TSR_GELU_TANH %d\n", TSR_GELU_NONE, TSR_GELU_TANH);
     printf("#define TSR_CLAMP_HAS_MIN %d\n#define TSR_CLAMP_HAS_MAX %d\n", TSR_CLAMP_HAS_MIN,
            TSR_CLAMP_HAS_MAX);
+    printf("#define TSR_CLAMP_SCALAR_BOUNDS %d\n", TSR_CLAMP_SCALAR_BOUNDS);
     printf("#define TSR_MAX_DIMS %d\n", TSR_MAX_DIMS);
     /* GLSL reserves names with "__": the shaders see TSR_META_* for TSR__VK_META_*. */
     printf("#define TSR_META_BASE %d\n#define TSR_META_SHAPE %d\n", TSR__VK_META_BASE,
@@ -33,5 +34,6 @@ int main(int argc, char **argv)
     printf("#define TSR_META_STRIDES %d\n#define TSR_META_WORDS %d\n", TSR__VK_META_STRIDES,
            TSR__VK_META_WORDS);
     printf("#define TSR_STATUS_INT_DIV_BY_ZERO %uu\n", TSR__VK_STATUS_INT_DIV_BY_ZERO);
+    printf("#define TSR_MODE_CHECK_DIVISOR %d\n", TSR__VK_MODE_CHECK_DIVISOR);
     return fclose(stdout) == 0 ? 0 : 1;
 }

@@ -19,14 +19,21 @@
 #define TSR__VK_INTS                                                                               \
     (TSR__VK_BIT(TSR_UINT8) | TSR__VK_BIT(TSR_INT8) | TSR__VK_BIT(TSR_INT16) |                     \
      TSR__VK_BIT(TSR_INT32) | TSR__VK_BIT(TSR_INT64))
+/* The floating dtypes without float16: PyTorch 1.13 has no float16 kernel
+ * on CPU for most math functions, relu and clamp, and the golden cases
+ * expect the error it raises; the shaders could run them. */
+#define TSR__VK_FLOATS_CPU113                                                                      \
+    (TSR__VK_BIT(TSR_BFLOAT16) | TSR__VK_BIT(TSR_FLOAT32) | TSR__VK_BIT(TSR_FLOAT64))
 #define TSR__VK_BOOLS TSR__VK_BIT(TSR_BOOL)
 #define TSR__VK_NUMBERS (TSR__VK_FLOATS | TSR__VK_INTS)
 #define TSR__VK_ALL (TSR__VK_NUMBERS | TSR__VK_BOOLS)
+#define TSR__VK_COMPLEX (TSR__VK_BIT(TSR_COMPLEX64) | TSR__VK_BIT(TSR_COMPLEX128))
 
 #define TSR__VK_FLAGS (TSR_KERNEL_STRIDED | TSR_KERNEL_BROADCAST | TSR_KERNEL_INPLACE)
 
-/* Which dtypes each elementwise op is defined for, as PyTorch defines them
- * (bool arithmetic only where PyTorch allows it). */
+/* Which dtypes each elementwise op is defined for: the (op, dtype) pairs
+ * PyTorch 1.13 implements on CPU, which the golden cases encode (bool
+ * arithmetic only where PyTorch allows it). */
 static const struct {
     int32_t op;
     uint32_t dtypes;
@@ -51,27 +58,27 @@ static const struct {
     {TSR_OP_LOGICAL_XOR, TSR__VK_ALL},
     {TSR_OP_NEG, TSR__VK_NUMBERS},
     {TSR_OP_ABS, TSR__VK_NUMBERS},
-    {TSR_OP_SIGN, TSR__VK_NUMBERS},
-    {TSR_OP_EXP, TSR__VK_FLOATS},
-    {TSR_OP_LOG, TSR__VK_FLOATS},
-    {TSR_OP_LOG1P, TSR__VK_FLOATS},
-    {TSR_OP_EXPM1, TSR__VK_FLOATS},
-    {TSR_OP_SQRT, TSR__VK_FLOATS},
-    {TSR_OP_RSQRT, TSR__VK_FLOATS},
-    {TSR_OP_SIN, TSR__VK_FLOATS},
-    {TSR_OP_COS, TSR__VK_FLOATS},
-    {TSR_OP_TANH, TSR__VK_FLOATS},
-    {TSR_OP_SIGMOID, TSR__VK_FLOATS},
-    {TSR_OP_RELU, TSR__VK_NUMBERS},
-    {TSR_OP_GELU, TSR__VK_FLOATS},
-    {TSR_OP_ERF, TSR__VK_FLOATS},
+    {TSR_OP_SIGN, TSR__VK_ALL},
+    {TSR_OP_EXP, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_LOG, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_LOG1P, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_EXPM1, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_SQRT, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_RSQRT, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_SIN, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_COS, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_TANH, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_SIGMOID, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_RELU, TSR__VK_INTS | TSR__VK_FLOATS_CPU113},
+    {TSR_OP_GELU, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ERF, TSR__VK_FLOATS_CPU113},
     {TSR_OP_LOGICAL_NOT, TSR__VK_ALL},
-    {TSR_OP_WHERE, TSR__VK_ALL},
-    {TSR_OP_CLAMP, TSR__VK_NUMBERS},
+    {TSR_OP_WHERE, TSR__VK_ALL | TSR__VK_COMPLEX},
+    {TSR_OP_CLAMP, TSR__VK_INTS | TSR__VK_FLOATS_CPU113},
 };
 
-/* Dtypes whose tensors this device can hold and convert at all. */
-static uint32_t tsr__vk_device_dtypes(const struct tsr__vk_device *dev)
+/* Dtypes this device converts between (copy from any to any). */
+static uint32_t tsr__vk_convertible(const struct tsr__vk_device *dev)
 {
     uint32_t set = TSR__VK_BOOLS | TSR__VK_BIT(TSR_UINT8) | TSR__VK_BIT(TSR_INT8) |
                    TSR__VK_BIT(TSR_INT16) | TSR__VK_BIT(TSR_INT32) | TSR__VK_BIT(TSR_FLOAT16) |
@@ -81,6 +88,26 @@ static uint32_t tsr__vk_device_dtypes(const struct tsr__vk_device *dev)
     if (tsr__vk_shader_supported(dev, TSR__VK_SHADER_COPY_FLOAT64))
         set |= TSR__VK_BIT(TSR_FLOAT64);
     return set;
+}
+
+/* Dtypes whose tensors can live here: the convertible ones, and complex
+ * ones, which only move (same-dtype copy, fill, where). */
+static uint32_t tsr__vk_held(const struct tsr__vk_device *dev)
+{
+    return tsr__vk_convertible(dev) | TSR__VK_COMPLEX;
+}
+
+int tsr__vk_dtype_held(const struct tsr__vk_device *dev, int32_t dtype)
+{
+    return dtype >= 0 && dtype < TSR_DTYPE_COUNT && (tsr__vk_held(dev) & TSR__VK_BIT(dtype));
+}
+
+int tsr__vk_copy_supported(const struct tsr__vk_device *dev, int32_t from, int32_t to)
+{
+    uint32_t set = from == to ? tsr__vk_held(dev) : tsr__vk_convertible(dev);
+    return from >= 0 && from < TSR_DTYPE_COUNT && to >= 0 && to < TSR_DTYPE_COUNT &&
+           (set & TSR__VK_BIT(from)) && (set & TSR__VK_BIT(to)) &&
+           tsr__vk_shader_supported(dev, tsr__vk_copy_shader(from, to));
 }
 
 static void tsr__vk_add(struct tsr__vk_backend *b, size_t *n, int32_t op, int32_t in, int32_t out,
@@ -95,12 +122,11 @@ static void tsr__vk_add(struct tsr__vk_backend *b, size_t *n, int32_t op, int32_
 static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
 {
     const struct tsr__vk_device *dev = &b->device;
-    uint32_t have = tsr__vk_device_dtypes(dev);
+    uint32_t have = tsr__vk_held(dev);
     size_t n = 0;
     for (int32_t from = 0; from < TSR_DTYPE_COUNT; ++from)
         for (int32_t to = 0; to < TSR_DTYPE_COUNT; ++to)
-            if ((have & TSR__VK_BIT(from)) && (have & TSR__VK_BIT(to)) &&
-                tsr__vk_shader_supported(dev, tsr__vk_copy_shader(from, to)))
+            if (tsr__vk_copy_supported(dev, from, to))
                 tsr__vk_add(b, &n, TSR_OP_COPY, from, to, tsr__vk_kernel_copy);
     for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype)
         if (have & TSR__VK_BIT(dtype))

@@ -8,6 +8,8 @@
 
 #include <tessera/plugin.h>
 
+#include "device.h"
+
 /* kernels_elementwise.c: the arithmetic, comparison, logical, unary, where
  * and clamp ops. Inputs arrive in the computation dtype, broadcast to the
  * output's shape (plugin.h). */
@@ -28,5 +30,11 @@ int tsr__vk_kernel_fill(void *backend, const tsr_kernel_args *args);
 
 /* The shader converting `from` to `to`. */
 int tsr__vk_copy_shader(int32_t from, int32_t to);
+
+/* kernel_table.c: whether tensors of `dtype` can live on this device
+ * (kernels check it before trusting a dtype id), and whether a copy from
+ * `from` to `to` runs here. */
+int tsr__vk_dtype_held(const struct tsr__vk_device *dev, int32_t dtype);
+int tsr__vk_copy_supported(const struct tsr__vk_device *dev, int32_t from, int32_t to);
 
 #endif /* TSR_VULKAN_KERNELS_H */

@@ -35,6 +35,9 @@ int tsr__vk_kernel_copy(void *backend, const tsr_kernel_args *args)
     if (status != TSR_OK)
         return status;
     int32_t from = args->inputs[0].dtype, to = args->outputs[0].dtype;
+    if (!tsr__vk_copy_supported(&b->device, from, to))
+        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "copy %s to %s is not supported here",
+                             tsr__vk_dtype_name(from), tsr__vk_dtype_name(to));
     struct tsr__vk_launch l = {
         .shader = tsr__vk_copy_shader(from, to),
         .spec = {TSR_OP_COPY, from, to, 0},
@@ -42,9 +45,6 @@ int tsr__vk_kernel_copy(void *backend, const tsr_kernel_args *args)
         .in = {&args->inputs[0]},
         .num_in = 1,
     };
-    if (!tsr__vk_shader_supported(&b->device, l.shader))
-        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "copy %s to %s needs shaderInt64/Float64",
-                             tsr__vk_dtype_name(from), tsr__vk_dtype_name(to));
     pthread_mutex_lock(&b->lock);
     status = tsr__vk_launch(b, &l);
     pthread_mutex_unlock(&b->lock);
@@ -63,16 +63,20 @@ int tsr__vk_kernel_fill(void *backend, const tsr_kernel_args *args)
         return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
                              "fill needs its value in scalars[0]");
     int32_t dtype = args->outputs[0].dtype;
-    uint64_t bits;
+    if (!tsr__vk_dtype_held(&b->device, dtype))
+        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "fill of %s is not supported here",
+                             tsr__vk_dtype_name(dtype));
+    uint64_t bits[2];
     char why[128];
-    status = tsr__vk_scalar_bits(&attrs->scalars[0], dtype, &bits, why, sizeof why);
+    status = tsr__vk_scalar_bits(&attrs->scalars[0], dtype, bits, why, sizeof why);
     if (status != TSR_OK)
         return tsr__vk_error(b->host, status, "%s", why);
     struct tsr__vk_launch l = {
         .shader = TSR__VK_SHADER_FILL,
         .spec = {TSR_OP_FILL, dtype, dtype, 0},
         .out = &args->outputs[0],
-        .scalar = {(uint32_t)bits, (uint32_t)(bits >> 32)},
+        .scalar = {(uint32_t)bits[0], (uint32_t)(bits[0] >> 32), (uint32_t)bits[1],
+                   (uint32_t)(bits[1] >> 32)},
     };
     pthread_mutex_lock(&b->lock);
     status = tsr__vk_launch(b, &l);

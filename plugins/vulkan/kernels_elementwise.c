@@ -48,6 +48,12 @@ static int tsr__vk_is_integral(int32_t dtype)
            dtype == TSR_INT32 || dtype == TSR_INT64;
 }
 
+static int tsr__vk_divides_integers(int32_t op, int32_t dtype)
+{
+    return (op == TSR_OP_DIV || op == TSR_OP_FLOOR_DIVIDE || op == TSR_OP_REMAINDER) &&
+           tsr__vk_is_integral(dtype);
+}
+
 /* add/sub's alpha in the shader's compute type, as push-constant words. */
 static int tsr__vk_alpha(struct tsr__vk_backend *b, const tsr_elementwise_attrs *attrs, int shader,
                          int32_t dtype, uint32_t scalar[2])
@@ -87,7 +93,7 @@ static int32_t tsr__vk_mode(int32_t op, const tsr_elementwise_attrs *attrs)
     if (op == TSR_OP_DIV || op == TSR_OP_GELU)
         return attrs->mode;
     if (op == TSR_OP_CLAMP)
-        return attrs->mode & (TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX);
+        return attrs->mode & (TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX | TSR_CLAMP_SCALAR_BOUNDS);
     return 0;
 }
 
@@ -119,6 +125,10 @@ static int tsr__vk_prepare(struct tsr__vk_backend *b, const tsr_kernel_args *arg
         return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
                              "op %d: expected %d input(s) and 1 output", op, arity);
     int32_t dtype = args->inputs[op == TSR_OP_WHERE ? 1 : 0].dtype;
+    int complex = dtype == TSR_COMPLEX64 || dtype == TSR_COMPLEX128;
+    if (!tsr__vk_dtype_held(&b->device, dtype) || (complex && op != TSR_OP_WHERE))
+        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "op %d on %s is not supported here", op,
+                             tsr__vk_dtype_name(dtype));
     int status = tsr__vk_check_dtypes(b, args, dtype);
     if (status != TSR_OK)
         return status;
@@ -144,7 +154,9 @@ static int tsr__vk_prepare(struct tsr__vk_backend *b, const tsr_kernel_args *arg
                              "shaderFloat64",
                              tsr__vk_dtype_name(dtype));
     if (op == TSR_OP_ADD || op == TSR_OP_SUB) {
-        if (attrs && attrs->struct_size < sizeof(tsr_elementwise_attrs))
+        /* Only scalars[0] is read: older, shorter structs have it too. */
+        if (attrs &&
+            attrs->struct_size < offsetof(tsr_elementwise_attrs, scalars) + sizeof(tsr_scalar))
             attrs = NULL;
         return tsr__vk_alpha(b, attrs, l->shader, dtype, l->scalar);
     }
@@ -161,7 +173,18 @@ int tsr__vk_kernel_elementwise(void *backend, const tsr_kernel_args *args)
     if (status != TSR_OK)
         return status;
     pthread_mutex_lock(&b->lock);
-    status = tsr__vk_launch(b, &l);
+    if (tsr__vk_divides_integers(l.spec.op, l.spec.dtype_in)) {
+        /* PyTorch raises ZeroDivisionError before writing anything: a first
+         * pass looks for zero divisors and the host waits for its answer.
+         * The one place a kernel waits for the device. */
+        struct tsr__vk_launch check = l;
+        check.spec.mode |= TSR__VK_MODE_CHECK_DIVISOR;
+        status = tsr__vk_launch(b, &check);
+        if (status == TSR_OK)
+            status = tsr__vk_submit_wait(&b->submit);
+    }
+    if (status == TSR_OK)
+        status = tsr__vk_launch(b, &l);
     pthread_mutex_unlock(&b->lock);
     return status;
 }

@@ -18,4 +18,8 @@
 /* Bits a shader may set in the status word (binding 5 of every set). */
 #define TSR__VK_STATUS_INT_DIV_BY_ZERO 1u
 
+/* A mode bit (above every op's own modes): the integer shaders only look
+ * for zero divisors and set TSR__VK_STATUS_INT_DIV_BY_ZERO, writing nothing. */
+#define TSR__VK_MODE_CHECK_DIVISOR (1 << 16)
+
 #endif /* TSR_VULKAN_META_H */

@@ -104,37 +104,21 @@ static int tsr__vk_to_int(const tsr_scalar *value, int is_float, double f, int32
     return TSR_OK;
 }
 
-int tsr__vk_scalar_bits(const tsr_scalar *value, int32_t dtype, uint64_t *bits, char *why,
-                        size_t capacity)
+/* One real part (or a real value) to a floating dtype, with fill_'s range
+ * check: finite values beyond the dtype's largest overflow. */
+static int tsr__vk_to_float(double f, int is_float, int64_t i, int32_t dtype, uint64_t *bits,
+                            char *why, size_t capacity)
 {
-    int is_float = value->kind == TSR_SCALAR_FLOAT || value->kind == TSR_SCALAR_COMPLEX;
-    if (value->kind == TSR_SCALAR_COMPLEX && value->v.c.im != 0.0) {
-        snprintf(why, capacity, "a complex value with an imaginary part cannot fill a real tensor");
-        return TSR_ERR_VALUE;
-    }
-    double f = tsr__vk_scalar_as_double(value);
-    *bits = 0;
-    struct tsr__vk_int_range range;
-    if (dtype == TSR_BOOL) {
-        *bits = is_float ? (f != 0.0 || isnan(f)) : value->v.i != 0;
-        return TSR_OK;
-    }
-    if (tsr__vk_int_range(dtype, &range))
-        return tsr__vk_to_int(value, is_float, f, dtype, bits, why, capacity);
     if (dtype == TSR_FLOAT64) {
-        double d = is_float ? f : (double)value->v.i;
+        double d = is_float ? f : (double)i;
         memcpy(bits, &d, sizeof d);
         return TSR_OK;
     }
     double max = tsr__vk_float_max(dtype);
-    if (max == INFINITY) {
-        snprintf(why, capacity, "dtype id %d cannot be filled here", dtype);
-        return TSR_ERR_DTYPE;
-    }
     if ((is_float && isfinite(f) && (f < -max || f > max)) ||
-        (!is_float && ((double)value->v.i < -max || (double)value->v.i > max)))
+        (!is_float && ((double)i < -max || (double)i > max)))
         return tsr__vk_overflow(dtype, why, capacity);
-    float v = is_float ? (float)f : (float)value->v.i;
+    float v = is_float ? (float)f : (float)i;
     if (dtype == TSR_FLOAT16)
         *bits = tm_f32_to_f16(v);
     else if (dtype == TSR_BFLOAT16)
@@ -142,4 +126,52 @@ int tsr__vk_scalar_bits(const tsr_scalar *value, int32_t dtype, uint64_t *bits, 
     else
         *bits = floatBitsToUint(v);
     return TSR_OK;
+}
+
+static int tsr__vk_to_complex(const tsr_scalar *value, int32_t dtype, uint64_t bits[2], char *why,
+                              size_t capacity)
+{
+    int is_float = value->kind != TSR_SCALAR_BOOL && value->kind != TSR_SCALAR_INT;
+    double re = tsr__vk_scalar_as_double(value);
+    double im = value->kind == TSR_SCALAR_COMPLEX ? value->v.c.im : 0.0;
+    int32_t part = dtype == TSR_COMPLEX64 ? TSR_FLOAT32 : TSR_FLOAT64;
+    uint64_t r, j;
+    int status = tsr__vk_to_float(re, is_float, value->v.i, part, &r, why, capacity);
+    if (status == TSR_OK)
+        status = tsr__vk_to_float(im, 1, 0, part, &j, why, capacity);
+    if (status != TSR_OK)
+        return tsr__vk_overflow(dtype, why, capacity);
+    if (dtype == TSR_COMPLEX64) {
+        bits[0] = r | j << 32;
+    } else {
+        bits[0] = r;
+        bits[1] = j;
+    }
+    return TSR_OK;
+}
+
+int tsr__vk_scalar_bits(const tsr_scalar *value, int32_t dtype, uint64_t bits[2], char *why,
+                        size_t capacity)
+{
+    bits[0] = bits[1] = 0;
+    if (dtype == TSR_COMPLEX64 || dtype == TSR_COMPLEX128)
+        return tsr__vk_to_complex(value, dtype, bits, why, capacity);
+    int is_float = value->kind == TSR_SCALAR_FLOAT || value->kind == TSR_SCALAR_COMPLEX;
+    if (value->kind == TSR_SCALAR_COMPLEX && value->v.c.im != 0.0) {
+        snprintf(why, capacity, "a complex value with an imaginary part cannot fill a real tensor");
+        return TSR_ERR_VALUE;
+    }
+    double f = tsr__vk_scalar_as_double(value);
+    struct tsr__vk_int_range range;
+    if (dtype == TSR_BOOL) {
+        bits[0] = is_float ? (f != 0.0 || isnan(f)) : value->v.i != 0;
+        return TSR_OK;
+    }
+    if (tsr__vk_int_range(dtype, &range))
+        return tsr__vk_to_int(value, is_float, f, dtype, &bits[0], why, capacity);
+    if (tsr__vk_float_max(dtype) == INFINITY && dtype != TSR_FLOAT64) {
+        snprintf(why, capacity, "dtype id %d cannot be filled here", dtype);
+        return TSR_ERR_DTYPE;
+    }
+    return tsr__vk_to_float(f, is_float, value->v.i, dtype, &bits[0], why, capacity);
 }

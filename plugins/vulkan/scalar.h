@@ -9,9 +9,10 @@
 
 #include <tessera/plugin.h>
 
-/* Writes the element's bits (little-endian, low bytes used) to `bits`.
- * Returns TSR_OK, or TSR_ERR_VALUE with `why` filled. */
-int tsr__vk_scalar_bits(const tsr_scalar *value, int32_t dtype, uint64_t *bits, char *why,
+/* Writes the element's bits to bits[0..1], little-endian, low bytes used
+ * (complex128 uses both: real part, then imaginary). Returns TSR_OK, or
+ * TSR_ERR_VALUE with `why` filled. */
+int tsr__vk_scalar_bits(const tsr_scalar *value, int32_t dtype, uint64_t bits[2], char *why,
                         size_t capacity);
 
 /* The scalar as a double / as an int64 (bool and int kinds exact, float

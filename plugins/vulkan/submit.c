@@ -326,8 +326,7 @@ int tsr__vk_submit_wait(struct tsr__vk_submit *sub)
         flags[0] = 0;
         if (seen & TSR__VK_STATUS_INT_DIV_BY_ZERO)
             return tsr__vk_error(sub->dev->host, TSR_ERR_VALUE,
-                                 "ZeroDivisionError: integer division by zero in an earlier "
-                                 "queued kernel (div, floor_divide or remainder)");
+                                 "ZeroDivisionError: integer division by zero");
     }
     return TSR_OK;
 }

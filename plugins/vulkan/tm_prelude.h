@@ -11,11 +11,17 @@
 
 typedef uint32_t uint;
 #define precise
+#define inout /* C arrays are passed by reference already */
 
 typedef struct TmReduced {
     float r;
     int q;
 } TmReduced;
+
+typedef struct TmReducedD {
+    double r;
+    int q;
+} TmReducedD;
 
 static inline uint floatBitsToUint(float v)
 {
@@ -169,6 +175,14 @@ static inline int64_t tm_ftoi64(float v)
 static inline int64_t tm_dtoi64(double v)
 {
     return (int64_t)v;
+}
+static inline uint64_t tm_utou64(uint v)
+{
+    return v;
+}
+static inline double tm_u64tod(uint64_t v)
+{
+    return (double)v;
 }
 
 #endif /* TSR_VULKAN_TM_PRELUDE_H */

@@ -81,8 +81,8 @@ void test_check_bits(const char *file, int line, const char *what, const void *a
             double x, y;
             memcpy(&x, ea, 8);
             memcpy(&y, eb, 8);
-            fprintf(stderr, "%s:%d: %s: element %lld is %.17g, expected %.17g\n", file, line,
-                    what, (long long)i, x, y);
+            fprintf(stderr, "%s:%d: %s: element %lld is %.17g, expected %.17g\n", file, line, what,
+                    (long long)i, x, y);
         } else {
             fprintf(stderr, "%s:%d: %s: element %lld differs\n", file, line, what, (long long)i);
         }
@@ -92,8 +92,8 @@ void test_check_bits(const char *file, int line, const char *what, const void *a
 
 tsr__cpu_backend *test_backend(int threads, tsr__cpu_isa isa)
 {
-    tsr__cpu_options options = {.threads = threads, .isa = (int)isa + 1,
-                                .cache_limit_bytes = (size_t)256 << 20};
+    tsr__cpu_options options = {
+        .threads = threads, .isa = (int)isa + 1, .cache_limit_bytes = (size_t)256 << 20};
     tsr__cpu_backend *backend = NULL;
     if (tsr__cpu_backend_create(&test_host, &options, &backend) != TSR_OK) {
         fprintf(stderr, "cannot create a cpu backend: %s\n", last_error);
@@ -127,8 +127,8 @@ int test_run(tsr__cpu_backend *backend, int32_t op, int32_t dtype_in, int32_t dt
 tsr_tensor_desc test_desc(void *data, int32_t dtype, int32_t ndim, const int64_t *shape,
                           int64_t *strides)
 {
-    tsr_tensor_desc desc = {.data = data, .dtype = dtype, .ndim = ndim, .shape = shape,
-                            .strides = strides};
+    tsr_tensor_desc desc = {
+        .data = data, .dtype = dtype, .ndim = ndim, .shape = shape, .strides = strides};
     return desc;
 }
 

@@ -16,50 +16,50 @@
 extern int test_failures;
 extern int test_checks;
 
-#define TEST_FAIL(...)                                                                     \
-    do {                                                                                   \
-        test_failures++;                                                                   \
-        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                    \
-        fprintf(stderr, __VA_ARGS__);                                                      \
-        fprintf(stderr, "\n");                                                             \
+#define TEST_FAIL(...)                                                                             \
+    do {                                                                                           \
+        test_failures++;                                                                           \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                            \
+        fprintf(stderr, __VA_ARGS__);                                                              \
+        fprintf(stderr, "\n");                                                                     \
     } while (0)
 
-#define CHECK_TRUE(cond)                                                                   \
-    do {                                                                                   \
-        test_checks++;                                                                     \
-        if (!(cond)) {                                                                     \
-            TEST_FAIL("expected %s", #cond);                                               \
-        }                                                                                  \
+#define CHECK_TRUE(cond)                                                                           \
+    do {                                                                                           \
+        test_checks++;                                                                             \
+        if (!(cond)) {                                                                             \
+            TEST_FAIL("expected %s", #cond);                                                       \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_INT(actual, expected)                                                        \
-    do {                                                                                   \
-        test_checks++;                                                                     \
-        long long a_ = (long long)(actual), e_ = (long long)(expected);                    \
-        if (a_ != e_) {                                                                    \
-            TEST_FAIL("%s is %lld, expected %lld", #actual, a_, e_);                       \
-        }                                                                                  \
+#define CHECK_INT(actual, expected)                                                                \
+    do {                                                                                           \
+        test_checks++;                                                                             \
+        long long a_ = (long long)(actual), e_ = (long long)(expected);                            \
+        if (a_ != e_) {                                                                            \
+            TEST_FAIL("%s is %lld, expected %lld", #actual, a_, e_);                               \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_OK(call)                                                                     \
-    do {                                                                                   \
-        test_checks++;                                                                     \
-        int st_ = (call);                                                                  \
-        if (st_ != TSR_OK) {                                                               \
-            TEST_FAIL("%s returned %d: %s", #call, st_, test_last_error());                \
-        }                                                                                  \
+#define CHECK_OK(call)                                                                             \
+    do {                                                                                           \
+        test_checks++;                                                                             \
+        int st_ = (call);                                                                          \
+        if (st_ != TSR_OK) {                                                                       \
+            TEST_FAIL("%s returned %d: %s", #call, st_, test_last_error());                        \
+        }                                                                                          \
     } while (0)
 
 /* Two buffers of `count` elements of `size` bytes must hold the same bits
  * (NaNs of any payload count as equal); prints the first difference. */
-#define CHECK_SAME_BITS(what, a, b, count, size)                                           \
+#define CHECK_SAME_BITS(what, a, b, count, size)                                                   \
     test_check_bits(__FILE__, __LINE__, what, a, b, count, size)
 
-#define RUN_TEST(fn)                                                                       \
-    do {                                                                                   \
-        int before_ = test_failures;                                                       \
-        fn();                                                                              \
-        printf("%s %s\n", test_failures == before_ ? "ok  " : "FAIL", #fn);                \
+#define RUN_TEST(fn)                                                                               \
+    do {                                                                                           \
+        int before_ = test_failures;                                                               \
+        fn();                                                                                      \
+        printf("%s %s\n", test_failures == before_ ? "ok  " : "FAIL", #fn);                        \
     } while (0)
 
 /* Prints the summary; returns the process exit status. */

@@ -12,8 +12,10 @@
 
 #include "cpu_test.h"
 
-static const int64_t LENGTHS[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65,
-                                  1000, 1023, 1024, 1025, 4096, 4097, 3 * 4096 + 17, 9000};
+static const int64_t LENGTHS[] = {0,   1,    2,    3,    7,    8,    9,    15,
+                                  16,  17,   31,   32,   33,   47,   63,   64,
+                                  65,  1000, 1023, 1024, 1025, 4096, 4097, 3 * 4096 + 17,
+                                  9000};
 enum { LENGTH_COUNT = sizeof LENGTHS / sizeof LENGTHS[0], MAX_LENGTH = 16384 };
 
 static const tsr__cpu_simd *generic;
@@ -120,8 +122,8 @@ static void norm_rows_agree_bit_for_bit(const tsr__cpu_simd *set)
     }
 }
 
-static void check_ulps_f32(const char *what, int op, const float *got, const float *want,
-                           int64_t n, int64_t allowed)
+static void check_ulps_f32(const char *what, int op, const float *got, const float *want, int64_t n,
+                           int64_t allowed)
 {
     test_checks++;
     for (int64_t i = 0; i < n; i++) {
@@ -130,8 +132,8 @@ static void check_ulps_f32(const char *what, int op, const float *got, const flo
             continue;
         }
         if (test_ulps_f32(got[i], want[i]) > allowed) {
-            TEST_FAIL("%s op %d: element %lld is %.9g, generic gives %.9g", what, op,
-                      (long long)i, got[i], want[i]);
+            TEST_FAIL("%s op %d: element %lld is %.9g, generic gives %.9g", what, op, (long long)i,
+                      got[i], want[i]);
             return;
         }
     }
@@ -233,6 +235,32 @@ static void softmax_rows_agree_within_4_ulps(const tsr__cpu_simd *set)
     }
 }
 
+/* exp differs by an ulp between sets; summed in double, the float result
+ * keeps within an ulp and the double one within a few. */
+static void logsumexp_rows_agree(const tsr__cpu_simd *set)
+{
+    static float x32[MAX_LENGTH];
+    static double x64[MAX_LENGTH];
+    fill_special_f32(x32, MAX_LENGTH, 19, -30.0f, 30.0f);
+    test_fill_f64(x64, MAX_LENGTH, 20, -30.0, 30.0);
+    for (int l = 1; l < LENGTH_COUNT; l++) {
+        int64_t n = LENGTHS[l];
+        float want32 = (float)generic->logsumexp_row_f32(x32 + 7, n);
+        float got32 = (float)set->logsumexp_row_f32(x32 + 7, n);
+        check_ulps_f32("logsumexp_row_f32", (int)n, &got32, &want32, 1, 1);
+        double want64 = generic->logsumexp_row_f64(x64, n), got64 = set->logsumexp_row_f64(x64, n);
+        check_ulps_f64("logsumexp_row_f64", (int)n, &got64, &want64, 1, 8);
+    }
+    float all_minus_inf[20], one_inf[20];
+    for (int i = 0; i < 20; i++) {
+        all_minus_inf[i] = -INFINITY;
+        one_inf[i] = (float)i;
+    }
+    one_inf[11] = INFINITY;
+    CHECK_TRUE(set->logsumexp_row_f32(all_minus_inf, 20) == -INFINITY);
+    CHECK_TRUE(set->logsumexp_row_f32(one_inf, 20) == INFINITY);
+}
+
 static void softmax_rows_with_inf_or_nan_are_all_nan(const tsr__cpu_simd *set)
 {
     float x[20], y[20];
@@ -269,6 +297,7 @@ static void run_set(tsr__cpu_isa isa)
     unary_functions_agree_within_an_ulp(set);
     softmax_rows_agree_within_4_ulps(set);
     softmax_rows_with_inf_or_nan_are_all_nan(set);
+    logsumexp_rows_agree(set);
     printf("%s %s\n", test_failures == 0 ? "ok  " : "FAIL", set->name);
 }
 

@@ -81,6 +81,7 @@ static void row_sums_have_the_same_bits_on_1_2_and_3_threads(void)
     tsr_kernel_args args = {sizeof args, TSR_OP_SUM, 1, 1, &in, &ref_out, &attrs};
     CHECK_OK(tsr__ref_kernel_reduce(backends[0], &args));
     CHECK_SAME_BITS("row sums against the reference kernel", y, expected, rows, 8);
+    compare_threads("row logsumexp", TSR_OP_LOGSUMEXP, TSR_FLOAT64, &in, 1, &out, 1, &attrs, rows);
     free(x);
     free(y);
     free(expected);

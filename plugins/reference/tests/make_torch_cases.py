@@ -553,6 +553,29 @@ def index_support(w):
             w.supported.add(("TSR_OP_SEARCHSORTED", ENUM[dt], ENUM[r.dtype]))
 
 
+# ------------------------------------------------ neural network
+# No cases here (tests/test_nn*.c and the golden cases check values): the
+# dtypes of PyTorch's CPU softmax, log_softmax and layer_norm kernels, all
+# (dtype, dtype). rms_norm is not in PyTorch 1.13; its kernel takes the
+# floating dtypes of the composite later versions define.
+def nn_support(w):
+    probes = {
+        "SOFTMAX": lambda x: torch.softmax(x, 1),
+        "LOG_SOFTMAX": lambda x: torch.log_softmax(x, 1),
+        "LAYER_NORM": lambda x: torch.nn.functional.layer_norm(x, (2,)),
+    }
+    for _, dt in DTYPES:
+        x = torch.tensor([[1, 0], [2, 1]]).to(dt)
+        for name, fn in probes.items():
+            try:
+                r = fn(x)
+            except RuntimeError:
+                continue
+            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+        if dt.is_floating_point:
+            w.supported.add(("TSR_OP_RMS_NORM", ENUM[dt], ENUM[dt]))
+
+
 OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAINDER", "POW",
             "MAXIMUM", "MINIMUM", "EQ", "NE", "LT", "LE", "GT", "GE", "LOGICAL_AND",
             "LOGICAL_OR", "LOGICAL_XOR", "NEG", "ABS", "SIGN", "EXP", "LOG", "LOG1P", "EXPM1",
@@ -569,7 +592,8 @@ OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAIND
             "COUNT_NONZERO", "CUMSUM", "CUMPROD", "CUMMAX", "CUMMIN", "LOGCUMSUMEXP"] + [
             "MATMUL"] + [
             "INDEX_SELECT", "GATHER", "SCATTER", "INDEX_ADD", "INDEX_COPY", "NONZERO", "TRIL",
-            "TRIU", "SORT", "SEARCHSORTED"]
+            "TRIU", "SORT", "SEARCHSORTED"] + [
+            "SOFTMAX", "LOG_SOFTMAX", "LAYER_NORM", "RMS_NORM"]
 
 if __name__ == "__main__":
     writer = Writer()
@@ -586,4 +610,5 @@ if __name__ == "__main__":
     reduction_support(writer)
     matmul_support(writer)
     index_support(writer)
+    nn_support(writer)
     emit(writer)

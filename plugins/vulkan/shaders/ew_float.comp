@@ -68,12 +68,29 @@ bool predicate(float a, float b)
     return false;
 }
 
+// sign and relu decide on the bits: a compiler that assumes no NaN or
+// signed zero (Mesa's NIR does without float controls) turns the obvious
+// comparisons into fsign/fmax, which give -0 or drop NaN.
+bool is_negative(float x)
+{
+    uint u = floatBitsToUint(x);
+    return u > 0x80000000u && u <= 0xff800000u; // below -0, not NaN
+}
+
+float sign_of(float x)
+{
+    uint u = floatBitsToUint(x);
+    if ((u & 0x7fffffffu) == 0u || (u & 0x7fffffffu) > 0x7f800000u)
+        return uintBitsToFloat(0u); // +0 for -0, +0 and NaN
+    return uintBitsToFloat((u & 0x80000000u) | 0x3f800000u);
+}
+
 float unary(float x)
 {
     switch (OP) {
     case TSR_OP_NEG: return uintBitsToFloat(floatBitsToUint(x) ^ 0x80000000u);
     case TSR_OP_ABS: return tm_fabs(x);
-    case TSR_OP_SIGN: return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f); // NaN gives 0
+    case TSR_OP_SIGN: return sign_of(x);
     case TSR_OP_EXP: return tm_exp(x);
     case TSR_OP_LOG: return tm_log(x);
     case TSR_OP_LOG1P: return tm_log1p(x);
@@ -84,28 +101,39 @@ float unary(float x)
     case TSR_OP_COS: return tm_cos(x);
     case TSR_OP_TANH: return tm_tanh(x);
     case TSR_OP_SIGMOID: return tm_sigmoid(x);
-    case TSR_OP_RELU: return x < 0.0f ? 0.0f : x; // keeps NaN and -0
+    case TSR_OP_RELU: return is_negative(x) ? 0.0f : x; // keeps NaN and -0
     case TSR_OP_GELU: return MODE == TSR_GELU_TANH ? tm_gelu_tanh(x) : tm_gelu(x);
     case TSR_OP_ERF: return tm_erf(x);
     }
     return x;
 }
 
-// PyTorch's clamp: NaN in x or in a present bound propagates; the minimum
-// is applied first, so min > max gives max.
+// PyTorch's clamp: NaN in x or in a present bound propagates (except a lone
+// Python-scalar bound, see plugin.h); the minimum is applied first, so
+// min > max gives max.
 float clamp_value(float x, float lo, float hi)
 {
     if (tm_isnan(x))
         return x;
+    // Python-scalar bounds: PyTorch ignores a NaN bound when it is the only one.
+    bool keep_nan = (MODE & TSR_CLAMP_SCALAR_BOUNDS) == 0 ||
+                    (MODE & (TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX)) ==
+                        (TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX);
     if ((MODE & TSR_CLAMP_HAS_MIN) != 0) {
-        if (tm_isnan(lo))
-            return lo;
-        x = x < lo ? lo : x;
+        if (tm_isnan(lo)) {
+            if (keep_nan)
+                return lo;
+        } else {
+            x = x < lo ? lo : x;
+        }
     }
     if ((MODE & TSR_CLAMP_HAS_MAX) != 0) {
-        if (tm_isnan(hi))
-            return hi;
-        x = hi < x ? hi : x;
+        if (tm_isnan(hi)) {
+            if (keep_nan)
+                return hi;
+        } else {
+            x = hi < x ? hi : x;
+        }
     }
     return x;
 }

@@ -78,12 +78,28 @@ bool predicate(double a, double b)
     return false;
 }
 
+// On the bits, like ew_float.comp's, so no compiler turns them into
+// fsign/fmax.
+bool is_negative(double x)
+{
+    uint64_t u = tm_d2bits(x);
+    return u > 0x8000000000000000UL && u <= 0xfff0000000000000UL;
+}
+
+double sign_of(double x)
+{
+    uint64_t a = tm_dabsbits(x);
+    if (a == 0UL || a > 0x7ff0000000000000UL)
+        return tm_bits2d(0UL);
+    return tm_bits2d((tm_d2bits(x) & 0x8000000000000000UL) | 0x3ff0000000000000UL);
+}
+
 double unary(double x)
 {
     switch (OP) {
     case TSR_OP_NEG: return tm_bits2d(tm_d2bits(x) ^ 0x8000000000000000UL);
     case TSR_OP_ABS: return tm_dfabs(x);
-    case TSR_OP_SIGN: return x > 0.0lf ? 1.0lf : (x < 0.0lf ? -1.0lf : 0.0lf);
+    case TSR_OP_SIGN: return sign_of(x);
     case TSR_OP_EXP: return tm_dexp(x);
     case TSR_OP_LOG: return tm_dlog(x);
     case TSR_OP_LOG1P: return tm_dlog1p(x);
@@ -94,7 +110,7 @@ double unary(double x)
     case TSR_OP_COS: return tm_dcos(x);
     case TSR_OP_TANH: return tm_dtanh(x);
     case TSR_OP_SIGMOID: return tm_dsigmoid(x);
-    case TSR_OP_RELU: return x < 0.0lf ? 0.0lf : x;
+    case TSR_OP_RELU: return is_negative(x) ? 0.0lf : x; // keeps NaN and -0
     case TSR_OP_GELU: return MODE == TSR_GELU_TANH ? tm_dgelu_tanh(x) : tm_dgelu(x);
     case TSR_OP_ERF: return tm_derf(x);
     }
@@ -105,15 +121,25 @@ double clamp_value(double x, double lo, double hi)
 {
     if (tm_disnan(x))
         return x;
+    // Python-scalar bounds: PyTorch ignores a NaN bound when it is the only one.
+    bool keep_nan = (MODE & TSR_CLAMP_SCALAR_BOUNDS) == 0 ||
+                    (MODE & (TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX)) ==
+                        (TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX);
     if ((MODE & TSR_CLAMP_HAS_MIN) != 0) {
-        if (tm_disnan(lo))
-            return lo;
-        x = x < lo ? lo : x;
+        if (tm_disnan(lo)) {
+            if (keep_nan)
+                return lo;
+        } else {
+            x = x < lo ? lo : x;
+        }
     }
     if ((MODE & TSR_CLAMP_HAS_MAX) != 0) {
-        if (tm_disnan(hi))
-            return hi;
-        x = hi < x ? hi : x;
+        if (tm_disnan(hi)) {
+            if (keep_nan)
+                return hi;
+        } else {
+            x = hi < x ? hi : x;
+        }
     }
     return x;
 }

@@ -116,6 +116,11 @@ IT clamp_value(IT x, IT lo, IT hi)
 
 void tsr_element(uvec4 o)
 {
+    if ((MODE & TSR_MODE_CHECK_DIVISOR) != 0) { // the pass before a division
+        if (load_i(1, o.z) == IT(0))
+            tsr_flag(TSR_STATUS_INT_DIV_BY_ZERO);
+        return;
+    }
     if (OP == TSR_OP_WHERE) {
         tsr_where(o);
     } else if (OP == TSR_OP_CLAMP) {

@@ -8,6 +8,8 @@
 // Targets (checked by tests/test_vulkan_math.c against double libm): exp,
 // expm1, log, log1p, tanh, erf within 2 ulp; sin, cos within 3 ulp.
 
+#include "tm_two_over_pi.glsl"
+
 const float TM_LOG2E = 1.44269504e+00f;
 const float TM_LN2_HI = 6.93145752e-01f; // 0x3f317200: 15 bits, k * hi is exact
 const float TM_LN2_LO = 1.42860677e-06f; // ln 2 - TM_LN2_HI
@@ -192,6 +194,8 @@ float tm_expm1(float x)
         return tm_inf();
     if (x < -17.5f)
         return -1.0f;
+    if (x == 0.0f) // keeps -0
+        return x;
     if (tm_fabs(x) < 0.3465f)
         return tm_expm1_poly(x);
     float k = tm_floor(x * TM_LOG2E + 0.5f);
@@ -265,6 +269,8 @@ float tm_log1p(float x)
         return -tm_inf();
     if (tm_isinf(x))
         return x;
+    if (x == 0.0f) // keeps -0
+        return x;
     if (x > -0.292893201f && x < 0.414213538f) // 1 + x needs no reduction
         return tm_log_kernel(x, 0.0f, 0.0f);
     float u = 1.0f + x;
@@ -277,20 +283,6 @@ float tm_log1p(float x)
 }
 
 // ---- trigonometry -------------------------------------------------------------
-
-uint tm_two_over_pi(int i) // 2/pi in binary, 32 bits at a time
-{
-    switch (i) {
-    case 0: return 0xa2f9836eu;
-    case 1: return 0x4e441529u;
-    case 2: return 0xfc2757d1u;
-    case 3: return 0xf534ddc0u;
-    case 4: return 0xdb629599u;
-    case 5: return 0x3c439041u;
-    case 6: return 0xfe5163abu;
-    }
-    return 0xdebbc561u;
-}
 
 // Bits [pos, pos + 31] of the 128-bit p3:p2:p1:p0, pos in [0, 96].
 uint tm_bits32(uint p0, uint p1, uint p2, uint p3, int pos)
@@ -315,8 +307,8 @@ TmReduced tm_reduce_pio2(float ax)
     int sh = s + 95 - e; // binary point of the product
     int word = (s - 1) / 32;
     int off = (s - 1) - 32 * word;
-    uint w0 = tm_two_over_pi(word), w1 = tm_two_over_pi(word + 1);
-    uint w2 = tm_two_over_pi(word + 2), w3 = tm_two_over_pi(word + 3);
+    uint w0 = tm_two_over_pi_word(word), w1 = tm_two_over_pi_word(word + 1);
+    uint w2 = tm_two_over_pi_word(word + 2), w3 = tm_two_over_pi_word(word + 3);
     if (off != 0) {
         uint o = tm_itou(off), n = tm_itou(32 - off);
         w0 = (w0 << o) | (w1 >> n);

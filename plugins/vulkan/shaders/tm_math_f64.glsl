@@ -7,6 +7,8 @@
 //
 // Needs doubles and 64-bit integers (shaderFloat64, shaderInt64).
 
+#include "tm_two_over_pi.glsl"
+
 const double TM_D_LN2 = 0.6931471805599453lf;
 const double TM_D_LN2_HI = 0.6931471803691238lf; // 32 bits: k * hi is exact
 const double TM_D_LN2_LO = 1.9082149292705877e-10lf;
@@ -16,6 +18,7 @@ const double TM_D_PIO2_2 = 6.077100506303966e-11lf;
 const double TM_D_PIO2_3 = 2.0222662487111665e-21lf;
 const double TM_D_PIO2_3T = 8.4784276603689e-32lf;
 const double TM_D_2_OVER_PI = 0.6366197723675814lf;
+const double TM_D_PIO2 = 1.5707963267948966lf;
 
 double tm_dnan() { return tm_bits2d(0x7ff8000000000000UL); }
 double tm_dinf() { return tm_bits2d(0x7ff0000000000000UL); }
@@ -212,7 +215,7 @@ double tm_dexp2(double t)
 
 double tm_dexpm1(double x)
 {
-    if (tm_disnan(x))
+    if (tm_disnan(x) || x == 0.0lf) // keeps -0
         return x;
     if (tm_dfabs(x) < 0.35lf)
         return tm_dexpm1_poly(x);
@@ -382,7 +385,7 @@ double tm_dcos_kernel(double r)
 }
 
 // Cody-Waite with pi/2 in three 33-bit pieces: exact products while
-// |k| < 2^20 (|x| < 1.6e6); larger arguments lose accuracy gradually.
+// |k| < 2^20, so for |x| < 2^20; larger arguments use tm_dreduce_large.
 double tm_dreduce(double x, double k)
 {
     double r = x - k * TM_D_PIO2_1;
@@ -391,17 +394,118 @@ double tm_dreduce(double x, double k)
     return r - k * TM_D_PIO2_3T;
 }
 
+// Bits [pos, pos + 31] of the 256-bit p[7]:...:p[0].
+uint tm_bits32_of8(uint p[8], int pos)
+{
+    int w = pos / 32;
+    int o = pos - 32 * w;
+    uint lo = p[w];
+    uint hi = w < 7 ? p[w < 7 ? w + 1 : 7] : 0u;
+    return o == 0 ? lo : ((lo >> tm_itou(o)) | (hi << tm_itou(32 - o)));
+}
+
+// The 53-bit mantissa times a 192-bit window of 2/pi, as 32-bit limbs.
+void tm_dmul_window(uint64_t M, uint L[6], inout uint p[8])
+{
+    uint ml = tm_u64lo(M), mh = tm_u64hi(M);
+    uint64_t carry = 0UL;
+    for (int i = 0; i < 6; ++i) {
+        uint64_t t = tm_utou64(ml) * tm_utou64(L[i]) + carry;
+        p[i] = tm_u64lo(t);
+        carry = t >> 32;
+    }
+    p[6] = tm_u64lo(carry);
+    p[7] = 0u;
+    carry = 0UL;
+    for (int i = 0; i < 6; ++i) {
+        uint64_t t = tm_utou64(mh) * tm_utou64(L[i]) + tm_utou64(p[i + 1]) + carry;
+        p[i + 1] = tm_u64lo(t);
+        carry = t >> 32;
+    }
+    p[7] = tm_u64lo(carry);
+}
+
+// ax = (4n + q) pi/2 + r for finite ax >= 2^20: the integer Payne-Hanek
+// reduction of tm_reduce_pio2 (tm_math_f32.glsl) for a 53-bit mantissa,
+// with a 192-bit window and 128 fraction bits (doubles cancel at worst to
+// about 2^-61 of pi/2).
+TmReducedD tm_dreduce_large(double ax)
+{
+    uint64_t ix = tm_d2bits(ax);
+    int e = tm_u64toi(ix >> 52) - 1075;
+    uint64_t M = (ix & 0xfffffffffffffUL) | 0x10000000000000UL;
+    int s = e - 1 > 1 ? e - 1 : 1;
+    int sh = s + 191 - e;
+    int word = (s - 1) / 32;
+    int off = (s - 1) - 32 * word;
+    uint L[6]; // the window, least significant limb first
+    for (int i = 0; i < 6; ++i) {
+        uint a = tm_two_over_pi_word(word + 5 - i), b = tm_two_over_pi_word(word + 6 - i);
+        L[i] = off == 0 ? a : ((a << tm_itou(off)) | (b >> tm_itou(32 - off)));
+    }
+    uint p[8];
+    tm_dmul_window(M, L, p);
+    uint q = tm_bits32_of8(p, sh) & 3u;
+    uint f3 = tm_bits32_of8(p, sh - 32), f2 = tm_bits32_of8(p, sh - 64);
+    uint f1 = tm_bits32_of8(p, sh - 96), f0 = tm_bits32_of8(p, sh - 128);
+    bool negative = (f3 & 0x80000000u) != 0u;
+    if (negative) { // fraction >= 1/2: next quadrant, negative remainder
+        q = (q + 1u) & 3u;
+        f0 = ~f0 + 1u;
+        f1 = ~f1 + (f0 == 0u ? 1u : 0u);
+        f2 = ~f2 + (f0 == 0u && f1 == 0u ? 1u : 0u);
+        f3 = ~f3 + (f0 == 0u && f1 == 0u && f2 == 0u ? 1u : 0u);
+    }
+    uint64_t hi = (tm_utou64(f3) << 32) | tm_utou64(f2);
+    uint64_t lo = (tm_utou64(f1) << 32) | tm_utou64(f0);
+    TmReducedD red;
+    red.q = tm_utoi(q);
+    red.r = 0.0lf;
+    if (hi == 0UL && lo == 0UL)
+        return red;
+    int lz = hi != 0UL ? 63 - tm_msb64(hi) : 127 - tm_msb64(lo);
+    uint64_t m;
+    if (lz == 0)
+        m = hi;
+    else if (lz < 64)
+        m = (hi << tm_itou64(lz)) | (lo >> tm_itou64(64 - lz));
+    else
+        m = lo << tm_itou64(lz - 64);
+    double r = (tm_u64tod(m) * TM_D_PIO2) * tm_dpow2(-64 - lz);
+    red.r = negative ? -r : r;
+    return red;
+}
+
+// The quadrant and remainder of any finite x.
+TmReducedD tm_dreduce_any(double x)
+{
+    double ax = tm_dfabs(x);
+    TmReducedD red;
+    if (ax >= 1048576.0lf) {
+        red = tm_dreduce_large(ax);
+        if (x < 0.0lf) { // sin and cos of -x through the quadrant of x
+            red.r = -red.r;
+            red.q = (4 - red.q) & 3;
+        }
+        return red;
+    }
+    double k = tm_dfloor(x * TM_D_2_OVER_PI + 0.5lf);
+    red.r = tm_dreduce(x, k);
+    red.q = tm_dtoi(k - 4.0lf * tm_dfloor(k * 0.25lf));
+    return red;
+}
+
 double tm_dsin(double x)
 {
     if (tm_disnan(x) || tm_disinf(x))
         return tm_dnan();
+    if (tm_dfabs(x) < 7.450580596923828e-09lf) // 2^-27: sin x rounds to x; keeps -0
+        return x;
     if (tm_dfabs(x) < 0.7853981633974483lf)
         return tm_dsin_kernel(x);
-    double k = tm_dfloor(x * TM_D_2_OVER_PI + 0.5lf);
-    double r = tm_dreduce(x, k);
-    int q = tm_dtoi(k - 4.0lf * tm_dfloor(k * 0.25lf));
-    double v = (q & 1) == 0 ? tm_dsin_kernel(r) : tm_dcos_kernel(r);
-    return (q & 2) != 0 ? -v : v;
+    TmReducedD red = tm_dreduce_any(x);
+    double v = (red.q & 1) == 0 ? tm_dsin_kernel(red.r) : tm_dcos_kernel(red.r);
+    return (red.q & 2) != 0 ? -v : v;
 }
 
 double tm_dcos(double x)
@@ -410,18 +514,16 @@ double tm_dcos(double x)
         return tm_dnan();
     if (tm_dfabs(x) < 0.7853981633974483lf)
         return tm_dcos_kernel(x);
-    double k = tm_dfloor(x * TM_D_2_OVER_PI + 0.5lf);
-    double r = tm_dreduce(x, k);
-    int q = tm_dtoi(k - 4.0lf * tm_dfloor(k * 0.25lf));
-    double v = (q & 1) == 0 ? tm_dcos_kernel(r) : tm_dsin_kernel(r);
-    return (q == 1 || q == 2) ? -v : v;
+    TmReducedD red = tm_dreduce_any(x);
+    double v = (red.q & 1) == 0 ? tm_dcos_kernel(red.r) : tm_dsin_kernel(red.r);
+    return (red.q == 1 || red.q == 2) ? -v : v;
 }
 
 // ---- hyperbolic, sigmoid, erf, gelu ------------------------------------------------
 
 double tm_dtanh(double x)
 {
-    if (tm_disnan(x))
+    if (tm_disnan(x) || tm_dfabs(x) < 7.450580596923828e-09lf) // keeps -0
         return x;
     double ax = tm_dfabs(x);
     double t;
@@ -442,7 +544,7 @@ double tm_dsigmoid(double x) { return 1.0lf / (1.0lf + tm_dexp(-x)); }
 // 2.5); above, 1 - erfc with erfc from its continued fraction.
 double tm_derf(double x)
 {
-    if (tm_disnan(x))
+    if (tm_disnan(x) || x == 0.0lf) // keeps -0
         return x;
     double ax = tm_dfabs(x);
     if (ax < 2.5lf) {

@@ -37,10 +37,17 @@ uint tm_u64hi(uint64_t v) { return uint(v >> 32); }
 uint tm_u64lo(uint64_t v) { return uint(v); }
 int64_t tm_u64toi64(uint64_t v) { return int64_t(v); }
 int64_t tm_ftoi64(float v) { return int64_t(v); }
+uint64_t tm_utou64(uint v) { return uint64_t(v); }
 #endif
 
 // TM_DOUBLE requires TM_INT64: the double helpers use 64-bit bit casts.
 #ifdef TM_DOUBLE
+struct TmReducedD {
+    double r;
+    int q;
+};
+
+double tm_u64tod(uint64_t v) { return double(v); }
 double tm_ftod(float v) { return double(v); }
 float tm_dtof(double v) { return float(v); }
 double tm_itod(int v) { return double(v); }

@@ -46,6 +46,8 @@ int tsr_size(int dtype)
     case TSR_BFLOAT16: return TSR_SIZE_BFLOAT16;
     case TSR_FLOAT32: return TSR_SIZE_FLOAT32;
     case TSR_FLOAT64: return TSR_SIZE_FLOAT64;
+    case TSR_COMPLEX64: return TSR_SIZE_COMPLEX64;
+    case TSR_COMPLEX128: return TSR_SIZE_COMPLEX128;
     }
     return 4;
 }
@@ -115,13 +117,18 @@ void tsr_store_bits64(uint addr, uvec2 v)
 
 void tsr_store_bool(uint addr, bool v) { tsr_store_bits(addr, 1, v ? 1u : 0u); }
 
-// Moves one element of input `slot` unchanged (where, same-dtype copies).
+// Moves one element of input `slot` unchanged (where, same-dtype copies),
+// complex ones included.
 void tsr_move(uint dst, int slot, uint src, int size)
 {
-    if (size == 8)
+    if (size == 16) { // complex128: two 8-byte halves
         tsr_store_bits64(dst, tsr_load_bits64(slot, src));
-    else
+        tsr_store_bits64(dst + 8u, tsr_load_bits64(slot, src + 8u));
+    } else if (size == 8) {
+        tsr_store_bits64(dst, tsr_load_bits64(slot, src));
+    } else {
         tsr_store_bits(dst, size, tsr_load_bits(slot, src, size));
+    }
 }
 
 // where(cond, x, y) for any dtype: cond is bool (input 0), x and y move

@@ -45,17 +45,21 @@ void where_with_a_broadcast_condition_moves_bits(void)
 
 static float clamp_ref(float x, float lo, float hi, int mode)
 {
+    int both = TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX;
+    int keep_nan = !(mode & TSR_CLAMP_SCALAR_BOUNDS) || (mode & both) == both;
     if (isnan(x))
         return x;
     if (mode & TSR_CLAMP_HAS_MIN) {
-        if (isnan(lo))
+        if (isnan(lo) && keep_nan)
             return lo;
-        x = x < lo ? lo : x;
+        if (!isnan(lo))
+            x = x < lo ? lo : x;
     }
     if (mode & TSR_CLAMP_HAS_MAX) {
-        if (isnan(hi))
+        if (isnan(hi) && keep_nan)
             return hi;
-        x = hi < x ? hi : x;
+        if (!isnan(hi))
+            x = hi < x ? hi : x;
     }
     return x;
 }
@@ -74,9 +78,11 @@ void clamp_propagates_nan_and_applies_min_first(void)
     flat(&vl, ml, F32, N, 4);
     flat(&vh, mh, F32, N, 4);
     flat(&vo, mo, F32, N, 4);
+    /* A lone Python-scalar NaN bound is ignored; with both bounds it is not. */
     const int modes[] = {TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX, TSR_CLAMP_HAS_MIN,
-                         TSR_CLAMP_HAS_MAX};
-    for (int k = 0; k < 3; ++k) {
+                         TSR_CLAMP_HAS_MAX, TSR_CLAMP_HAS_MIN | TSR_CLAMP_SCALAR_BOUNDS,
+                         TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX | TSR_CLAMP_SCALAR_BOUNDS};
+    for (int k = 0; k < 5; ++k) {
         /* An absent bound's descriptor repeats x and must be ignored. */
         const struct view *in[3] = {&vx, (modes[k] & TSR_CLAMP_HAS_MIN) ? &vl : &vx,
                                     (modes[k] & TSR_CLAMP_HAS_MAX) ? &vh : &vx};
@@ -386,6 +392,59 @@ void large_and_high_rank_tensors(void)
 {
     large_add_with_a_scalar_broadcast();
     rank16_reversed_strides();
+}
+
+/* complex64 and complex128 only move: same-dtype copies, fill, where. */
+void complex_values_move_fill_and_select(void)
+{
+    double z[12], got[12]; /* 6 complex128 values as (re, im) */
+    for (int i = 0; i < 12; ++i)
+        z[i] = i * 1.5 - 4;
+    void *mz = upload(z, sizeof z), *mo = upload(NULL, sizeof got);
+    struct view vz, vo;
+    const int64_t shape[2] = {2, 3}, transposed[2] = {1, 2}, rows[2] = {3, 1};
+    view_of(&vz, mz, TSR_COMPLEX128, 2, shape, transposed, 0, 16);
+    view_of(&vo, mo, TSR_COMPLEX128, 2, shape, rows, 0, 16);
+    EXPECT(run1(TSR_OP_COPY, &vo, &vz, NULL) == TSR_OK, "%s", last_error);
+    download(mo, got, sizeof got);
+    for (int r = 0; r < 2; ++r)
+        for (int c = 0; c < 3; ++c)
+            for (int k = 0; k < 2; ++k)
+                EXPECT(got[(r * 3 + c) * 2 + k] == z[(c * 2 + r) * 2 + k], "[%d,%d].%d got %g", r,
+                       c, k, got[(r * 3 + c) * 2 + k]);
+    tsr_elementwise_attrs value = {.struct_size = sizeof value};
+    value.scalars[0].kind = TSR_SCALAR_COMPLEX;
+    value.scalars[0].v.c.re = 2.5;
+    value.scalars[0].v.c.im = -1.25;
+    struct view every_other;
+    const int64_t three = 3, two = 2;
+    view_of(&every_other, mo, TSR_COMPLEX128, 1, &three, &two, 0, 16);
+    EXPECT(run(TSR_OP_FILL, &every_other, NULL, 0, &value) == TSR_OK, "%s", last_error);
+    double filled[12];
+    download(mo, filled, sizeof filled);
+    for (int i = 0; i < 6; ++i) {
+        int set = i % 2 == 0;
+        EXPECT(filled[2 * i] == (set ? 2.5 : got[2 * i]) &&
+                   filled[2 * i + 1] == (set ? -1.25 : got[2 * i + 1]),
+               "fill [%d] got (%g, %g)", i, filled[2 * i], filled[2 * i + 1]);
+    }
+    float c64[4] = {1, 2, 3, 4}, c64_got[4];
+    uint8_t cond[2] = {0, 1};
+    void *mc = upload(c64, sizeof c64), *mk = upload(cond, 2), *mr = upload(NULL, sizeof c64);
+    struct view vc, vk, vr, vy;
+    const int64_t n = 2, one = 1, zero = 0;
+    view_of(&vc, mc, TSR_COMPLEX64, 1, &n, &one, 0, 8);
+    view_of(&vy, mc, TSR_COMPLEX64, 1, &n, &zero, 1, 8); /* broadcast the second value */
+    flat(&vk, mk, TSR_BOOL, 2, 1);
+    flat(&vr, mr, TSR_COMPLEX64, 2, 8);
+    const struct view *in[3] = {&vk, &vc, &vy};
+    EXPECT(run(TSR_OP_WHERE, &vr, in, 3, NULL) == TSR_OK, "%s", last_error);
+    download(mr, c64_got, sizeof c64_got);
+    EXPECT(c64_got[0] == 3 && c64_got[1] == 4 && c64_got[2] == 3 && c64_got[3] == 4,
+           "where complex64 got (%g,%g) (%g,%g)", c64_got[0], c64_got[1], c64_got[2], c64_got[3]);
+    void *ms[] = {mz, mo, mc, mk, mr};
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; ++i)
+        plugin->memory_free(backend, ms[i]);
 }
 
 void empty_tensors_are_a_no_op(void)

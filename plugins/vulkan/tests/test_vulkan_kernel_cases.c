@@ -203,18 +203,30 @@ static void floor_divide_int32_min_by_minus_one_wraps(void)
     plugin->memory_free(backend, mo);
 }
 
-static void integer_division_by_zero_is_reported_at_synchronize(void)
+static void integer_division_by_zero_fails_before_writing(void)
 {
-    const int32_t a[] = {1, 2, 3}, b[] = {1, 0, 1};
-    void *ma = upload(a, sizeof a), *mb = upload(b, sizeof b), *mo = upload(NULL, sizeof a);
+    const int32_t a[] = {1, 2, 3}, b[] = {1, 0, 1}, sentinel[] = {-7, -7, -7};
+    int32_t got[3];
+    void *ma = upload(a, sizeof a), *mb = upload(b, sizeof b), *mo = upload(sentinel, sizeof a);
     struct view va, vb, vo;
     flat(&va, ma, I32, 3, 4);
     flat(&vb, mb, I32, 3, 4);
     flat(&vo, mo, I32, 3, 4);
-    EXPECT(run2(TSR_OP_FLOOR_DIVIDE, &vo, &va, &vb, NULL) == TSR_OK, "%s", last_error);
-    last_error[0] = '\0';
-    EXPECT(plugin->synchronize(backend) == TSR_ERR_VALUE, "synchronize did not report it");
-    EXPECT(strstr(last_error, "ZeroDivisionError") != NULL, "message: %s", last_error);
+    const int ops[] = {TSR_OP_FLOOR_DIVIDE, TSR_OP_REMAINDER, TSR_OP_DIV};
+    for (int k = 0; k < 3; ++k) {
+        tsr_elementwise_attrs trunc = attrs_mode(TSR_ROUND_TRUNC);
+        last_error[0] = '\0';
+        EXPECT(run2(ops[k], &vo, &va, &vb, &trunc) == TSR_ERR_VALUE, "op %d accepted a zero",
+               ops[k]);
+        EXPECT(strstr(last_error, "ZeroDivisionError") != NULL, "message: %s", last_error);
+        EXPECT(run2(ops[k], &va, &va, &vb, &trunc) == TSR_ERR_VALUE, "in place: accepted");
+    }
+    download(mo, got, sizeof got);
+    for (int i = 0; i < 3; ++i)
+        EXPECT(got[i] == -7, "output [%d] written: %d", i, got[i]);
+    download(ma, got, sizeof got);
+    for (int i = 0; i < 3; ++i)
+        EXPECT(got[i] == a[i], "in-place self [%d] written: %d", i, got[i]);
     EXPECT(plugin->synchronize(backend) == TSR_OK, "the error is reported once: %s", last_error);
     plugin->memory_free(backend, ma);
     plugin->memory_free(backend, mb);
@@ -477,7 +489,7 @@ void run_all_cases(void)
         CASE(float16_add_rounds_once_from_float32),
         CASE(div_float32_modes_match_pytorch),
         CASE(floor_divide_int32_min_by_minus_one_wraps),
-        CASE(integer_division_by_zero_is_reported_at_synchronize),
+        CASE(integer_division_by_zero_fails_before_writing),
         CASE(pow_integer_negative_exponents_and_float),
         CASE(comparisons_write_bool_and_nan_is_only_not_equal),
         CASE(logical_ops_on_int8_and_bool_byte_views),
@@ -492,6 +504,7 @@ void run_all_cases(void)
         CASE(free_while_queued_keeps_memory_until_done),
         CASE(copy_on_device_handles_overlap),
         CASE(large_and_high_rank_tensors),
+        CASE(complex_values_move_fill_and_select),
         CASE(empty_tensors_are_a_no_op),
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {

@@ -70,6 +70,7 @@ void fill_checks_overflow_and_fills_strided_views(void);
 void free_while_queued_keeps_memory_until_done(void);
 void copy_on_device_handles_overlap(void);
 void large_and_high_rank_tensors(void);
+void complex_values_move_fill_and_select(void);
 void empty_tensors_are_a_no_op(void);
 
 /* test_vulkan_dtype_cases.c */

@@ -112,10 +112,14 @@ static void check_f64(const char *name, fn64 f, fn64 ref, double lo, double hi, 
     CHECK(worst <= bound, "%s(%.17g) = %.17g, libm %.17g", name, at, f(at), ref(at));
 }
 
+/* PyTorch's float32 sigmoid, 1 / (1 + exp(-x)), with an exact exp: exp
+ * overflowing float32 gives 0, as it does on the CPU. */
 static double ref_sigmoid32(double x)
 {
-    return 1.0 / (1.0 + (double)expf(-(float)x));
+    double e = exp(-x);
+    return e > FLT_MAX ? 0.0 : 1.0 / (1.0 + e);
 }
+
 static double ref_sigmoid(double x)
 {
     return 1.0 / (1.0 + exp(-x));
@@ -146,6 +150,30 @@ static void test_float64_functions(void)
     check_f64("tanh", tm_dtanh, tanh, -25, 25, 1e-15);
     check_f64("sigmoid", tm_dsigmoid, ref_sigmoid, -700, 700, 1e-15);
     check_f64("erf", tm_derf, erf, -7, 7, 2e-14);
+}
+
+/* sin and cos of float64 arguments from 2^20 to 2^1023, where the exact
+ * integer reduction takes over: absolute error (the values cross zero). */
+static void test_float64_large_trig(void)
+{
+    double worst = 0, at = 0;
+    for (int i = 0; i < 300000; ++i) {
+        uint64_t e = 1043 + rng() % (2046 - 1043);
+        double x = tm_bits2d(e << 52 | (rng() & 0xfffffffffffffull) | (rng() & 1 ? 1ull << 63 : 0));
+        double err = fabs(tm_dsin(x) - sin(x));
+        double errc = fabs(tm_dcos(x) - cos(x));
+        err = err > errc ? err : errc;
+        if (err > worst) {
+            worst = err;
+            at = x;
+        }
+    }
+    printf("sin, cos float64 on |x| in [2^20, 2^1024): worst absolute error %.2g at %.17g\n", worst,
+           at);
+    CHECK(worst <= 1e-15, "sin/cos(%.17g): %.17g / %.17g, libm %.17g / %.17g", at, tm_dsin(at),
+          tm_dcos(at), sin(at), cos(at));
+    CHECK(tm_dsin(1e300) == sin(1e300) || fabs(tm_dsin(1e300) - sin(1e300)) < 1e-15,
+          "sin(1e300) = %.17g, libm %.17g", tm_dsin(1e300), sin(1e300));
 }
 
 static const double specials[] = {NAN,  INFINITY, -INFINITY, 0.0,  -0.0,  1,  -1,
@@ -298,6 +326,7 @@ int main(int argc, char **argv)
     unsigned step = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 4099;
     test_float32_functions(step ? step : 1);
     test_float64_functions();
+    test_float64_large_trig();
     test_exact_division();
     test_pow();
     test_floor_divide();
