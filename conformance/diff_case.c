@@ -115,9 +115,9 @@ void conf_draft_arg_bool(conf_draft *d, const char *name, bool value)
 /* Non-finite floats are the strings the golden format uses. */
 void conf_draft_arg_double(conf_draft *d, const char *name, double value)
 {
-    cJSON *item = isnan(value)      ? cJSON_CreateString("nan")
-                  : isinf(value)    ? cJSON_CreateString(value > 0 ? "inf" : "-inf")
-                                    : cJSON_CreateNumber(value);
+    cJSON *item = isnan(value)   ? cJSON_CreateString("nan")
+                  : isinf(value) ? cJSON_CreateString(value > 0 ? "inf" : "-inf")
+                                 : cJSON_CreateNumber(value);
     cJSON_AddItemToObject(d->c->args, name, item);
 }
 
@@ -166,8 +166,7 @@ void conf_draft_shape(conf_draft *d, int ndim, bool allow_empty, int64_t *shape)
 void conf_draft_broadcastable(conf_draft *d, int ndim, const int64_t *shape, int *out_ndim,
                               int64_t *out)
 {
-    int drop = ndim > 0 && conf_rng_chance(d->rng, 0.3) ? (int)conf_rng_range(d->rng, 1, ndim)
-                                                       : 0;
+    int drop = ndim > 0 && conf_rng_chance(d->rng, 0.3) ? (int)conf_rng_range(d->rng, 1, ndim) : 0;
     *out_ndim = ndim - drop;
     for (int i = 0; i < *out_ndim; i++) {
         int64_t s = shape[drop + i];
@@ -206,8 +205,9 @@ tsr_scalar conf_draft_scalar_value(conf_draft *d, tsr_dtype dtype, conf_value_sp
     } else {
         /* a Python float is a double: draw it as one */
         double v = conf_rng_chance(d->rng, 0.8) ? conf_rng_normal(d->rng) * 2.0
-                   : conf_rng_chance(d->rng, 0.5) ? NAN
-                                                   : (conf_rng_chance(d->rng, 0.5) ? INFINITY : -0.0);
+                   : conf_rng_chance(d->rng, 0.5)
+                       ? NAN
+                       : (conf_rng_chance(d->rng, 0.5) ? INFINITY : -0.0);
         if (values.kind == CONF_VALUES_RANGE)
             v = (double)conf_rng_range(d->rng, values.lo, values.hi);
         else if (values.kind == CONF_VALUES_FINITE && !isfinite(v))

@@ -75,7 +75,9 @@ static bool add_scalar(cJSON *entry, tsr_scalar s)
             cJSON_AddNumberToObject(entry, "scalar", s.v.f);
         else
             cJSON_AddStringToObject(entry, "scalar",
-                                    isnan(s.v.f) ? "nan" : s.v.f > 0 ? "inf" : "-inf");
+                                    isnan(s.v.f) ? "nan"
+                                    : s.v.f > 0  ? "inf"
+                                                 : "-inf");
         cJSON_AddStringToObject(entry, "scalar_type", "float");
     } else {
         return false; /* the format has no complex scalars */
@@ -147,9 +149,8 @@ static cJSON *plain_json(const cJSON *item)
 }
 
 bool conf_diff_dump(const char *dir, const char *name, const conf_case *c,
-                    const conf_array_store *store, tsr_backend *backend,
-                    tsr_tensor *const *outputs, int noutputs, const char *error, char *message,
-                    size_t capacity)
+                    const conf_array_store *store, tsr_backend *backend, tsr_tensor *const *outputs,
+                    int noutputs, const char *error, char *message, size_t capacity)
 {
     char sub[4352];
     snprintf(sub, sizeof sub, "%s/%s", dir, c->op);

@@ -10,8 +10,7 @@
  * or, when `error` is not NULL, "error": error instead. The arrays pass
  * through `backend` to be saved. Returns false after a message. */
 bool conf_diff_dump(const char *dir, const char *name, const conf_case *c,
-                    const conf_array_store *store, tsr_backend *backend,
-                    tsr_tensor *const *outputs, int noutputs, const char *error, char *message,
-                    size_t capacity);
+                    const conf_array_store *store, tsr_backend *backend, tsr_tensor *const *outputs,
+                    int noutputs, const char *error, char *message, size_t capacity);
 
 #endif

@@ -34,5 +34,7 @@ extern const conf_diff_op conf_diff_ops_elementwise[];
 extern const size_t conf_diff_ops_elementwise_count;
 extern const conf_diff_op conf_diff_ops_index[];
 extern const size_t conf_diff_ops_index_count;
+extern const conf_diff_op conf_diff_ops_sort[];
+extern const size_t conf_diff_ops_sort_count;
 
 #endif

@@ -32,8 +32,8 @@ static bool pick(conf_draft *d, double p)
 }
 
 /* A tensor of random rank (0 to 4) and shape, empty sometimes. */
-static conf_input *random_tensor(conf_draft *d, const char *name, conf_value_spec values,
-                                 int *ndim, int64_t *shape)
+static conf_input *random_tensor(conf_draft *d, const char *name, conf_value_spec values, int *ndim,
+                                 int64_t *shape)
 {
     *ndim = conf_draft_rank(d, 0, 4);
     conf_draft_shape(d, *ndim, true, shape);
@@ -455,9 +455,7 @@ static bool draw_vector_pair(conf_draft *d)
 {
     bool outer = strcmp(d->c->op, "outer") == 0;
     int64_t k = extent(d), k2 = outer ? extent(d) : k;
-    const char *second = outer                            ? "vec2"
-                         : strcmp(d->c->op, "dot") == 0 ? "tensor"
-                                                          : "other";
+    const char *second = outer ? "vec2" : strcmp(d->c->op, "dot") == 0 ? "tensor" : "other";
     matrix(d, "input", 1, &k);
     matrix(d, second, 1, &k2);
     return true;
@@ -482,6 +480,49 @@ static bool draw_add_product(conf_draft *d)
     matrix(d, batched ? "batch1" : "mat1", nout, batched ? a : a + 1);
     matrix(d, batched ? "batch2" : "mat2", nout, batched ? c : c + 1);
     alpha_beta(d);
+    return true;
+}
+
+/* einsum over a few equations: contractions, transposes, traces, batches
+ * (both operands of one rank, as conf_draft_list makes them). */
+static bool draw_einsum(conf_draft *d)
+{
+    static const struct {
+        const char *equation;
+        int operands;
+        const char *dims[2]; /* the letters of each operand */
+    } forms[] = {
+        {"ij,jk->ik", 2, {"ij", "jk"}},      {"ij->ji", 1, {"ij", ""}}, {"ii->i", 1, {"ii", ""}},
+        {"bij,bjk->bik", 2, {"bij", "bjk"}}, {"i,i->", 2, {"i", "i"}},  {"i,j->ij", 2, {"i", "j"}},
+        {"ijk->k", 1, {"ijk", ""}},
+    };
+    int f = (int)conf_rng_range(d->rng, 0, sizeof forms / sizeof forms[0] - 1);
+    int64_t size[26];
+    for (int i = 0; i < 26; i++)
+        size[i] = extent(d);
+    int64_t shapes[2][TSR_MAX_DIMS];
+    int ndims[2] = {0, 0};
+    for (int k = 0; k < forms[f].operands; k++) {
+        for (const char *c = forms[f].dims[k]; *c; c++)
+            shapes[k][ndims[k]++] = size[*c - 'a'];
+    }
+    conf_draft_list(d, "operands", forms[f].operands, d->dtype, ndims[0],
+                    (const int64_t(*)[TSR_MAX_DIMS])shapes, product_values(d));
+    conf_draft_arg_string(d, "equation", forms[f].equation);
+    return true;
+}
+
+static bool draw_tensordot(conf_draft *d)
+{
+    int64_t a[3] = {extent(d), extent(d), extent(d)}, b[3];
+    int contracted = (int)conf_rng_range(d->rng, 0, 2);
+    for (int i = 0; i < contracted; i++)
+        b[i] = a[3 - contracted + i];
+    for (int i = contracted; i < 3; i++)
+        b[i] = extent(d);
+    matrix(d, "a", 3, a);
+    matrix(d, "b", 3, b);
+    conf_draft_arg_int(d, "dims", contracted);
     return true;
 }
 
@@ -612,6 +653,8 @@ const conf_diff_op conf_diff_ops_elementwise[] = {
     {"outer", draw_vector_pair, 0},
     {"addmm", draw_add_product, 0},
     {"baddbmm", draw_add_product, 0},
+    {"einsum", draw_einsum, 0},
+    {"tensordot", draw_tensordot, 0},
 };
 const size_t conf_diff_ops_elementwise_count =
     sizeof conf_diff_ops_elementwise / sizeof conf_diff_ops_elementwise[0];

@@ -377,8 +377,8 @@ int conf_random_rank(conf_rng *rng, int lo, int hi)
     return (int)conf_rng_range(rng, lo, hi);
 }
 
-static const char *const layout_names[CONF_LAYOUT_COUNT] = {
-    "contiguous", "transposed", "permuted", "stepped", "offset", "expanded"};
+static const char *const layout_names[CONF_LAYOUT_COUNT] = {"contiguous", "transposed", "permuted",
+                                                            "stepped",    "offset",     "expanded"};
 
 const char *conf_layout_name(conf_layout layout)
 {
@@ -456,7 +456,7 @@ conf_layout conf_make_layout(conf_rng *rng, conf_layout layout, int ndim, const 
     }
     case CONF_LAYOUT_PERMUTED:
         return make_permuted(rng, ndim, shape, base, steps, nsteps) ? layout
-                                                                     : CONF_LAYOUT_CONTIGUOUS;
+                                                                    : CONF_LAYOUT_CONTIGUOUS;
     case CONF_LAYOUT_STEPPED: {
         int64_t step = conf_rng_range(rng, 2, 3), start = conf_rng_range(rng, 0, 1);
         base[k] = start + step * shape[k] + conf_rng_range(rng, 0, 1);
@@ -472,7 +472,7 @@ conf_layout conf_make_layout(conf_rng *rng, conf_layout layout, int ndim, const 
     }
     case CONF_LAYOUT_EXPANDED:
         return make_expanded(rng, ndim, shape, base, steps, nsteps) ? layout
-                                                                     : CONF_LAYOUT_CONTIGUOUS;
+                                                                    : CONF_LAYOUT_CONTIGUOUS;
     default:
         return CONF_LAYOUT_CONTIGUOUS;
     }

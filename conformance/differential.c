@@ -25,13 +25,15 @@ typedef struct dtype_pair {
 
 enum { MAX_PAIRS = TSR_DTYPE_COUNT * TSR_DTYPE_COUNT };
 
-static bool claims(const conf_diff_options *o, const tsr_backend *b, int kernel, dtype_pair p)
+/* Whether the backend under test (`tested`) or the reference claims the
+ * kernel for the pair. */
+static bool claims(const conf_diff_options *o, bool tested, int kernel, dtype_pair p)
 {
     if (kernel < 0) /* views and composites without a kernel of their own */
         return true;
-    if (b == o->backend && o->claims)
-        return o->claims(b, (tsr_op)kernel, p.in, p.out);
-    return tsr_backend_has_kernel(b, (tsr_op)kernel, p.in, p.out);
+    if (tested && o->claims)
+        return o->claims(o->backend, (tsr_op)kernel, p.in, p.out);
+    return tsr_backend_has_kernel(tested ? o->backend : o->reference, (tsr_op)kernel, p.in, p.out);
 }
 
 /* The dtype pairs the reference claims for the adapter's kernel (every
@@ -42,7 +44,7 @@ static int reference_pairs(const conf_diff_options *o, const conf_adapter *a, dt
     for (int i = 0; i < TSR_DTYPE_COUNT; i++) {
         for (int j = 0; j < TSR_DTYPE_COUNT; j++) {
             dtype_pair p = {(tsr_dtype)i, (tsr_dtype)j};
-            if (a->kernel < 0 ? i == j : claims(o, o->reference, a->kernel, p))
+            if (a->kernel < 0 ? i == j : claims(o, false, a->kernel, p))
                 pairs[n++] = p;
         }
     }
@@ -93,8 +95,7 @@ static bool draw(diff_case *x, size_t index)
         x->pair = pairs[k];
         pairs[k] = pairs[--n];
         conf_draft d;
-        conf_draft_begin(&d, &x->c, x->adapter->op, name, &x->store, &rng, x->pair.in,
-                         x->pair.out);
+        conf_draft_begin(&d, &x->c, x->adapter->op, name, &x->store, &rng, x->pair.in, x->pair.out);
         if (x->gen->draw(&d))
             return true;
         conf_case_free(&x->c);
@@ -179,7 +180,7 @@ static void judge_refusal(const diff_case *x, conf_result *res)
     const conf_invocation *t = &x->test_inv;
     char claim[128];
     describe_claim(x, claim, sizeof claim);
-    bool claimed = claims(x->o, x->o->backend, x->adapter->kernel, x->pair);
+    bool claimed = claims(x->o, true, x->adapter->kernel, x->pair);
     if (t->error[0] == '\0')
         conf_result_set(res, CONF_FAIL, "refused with %s but no message",
                         tsr_status_name(t->status));
@@ -201,13 +202,38 @@ static void judge_errors(const diff_case *x, conf_result *res)
         conf_result_set(res, CONF_PASS, "both refused: %s: %s", tsr_status_name(r->status),
                         r->error);
     else if (t->status == TSR_OK)
-        conf_result_set(res, CONF_FAIL, "the reference refused (%s: %s); the backend returned a "
-                                        "result",
+        conf_result_set(res, CONF_FAIL,
+                        "the reference refused (%s: %s); the backend returned a "
+                        "result",
                         tsr_status_name(r->status), r->error);
     else
-        conf_result_set(res, CONF_FAIL, "the reference refused with %s (%s), the backend with %s (%s)",
-                        tsr_status_name(r->status), r->error, tsr_status_name(t->status),
-                        t->error);
+        conf_result_set(res, CONF_FAIL,
+                        "the reference refused with %s (%s), the backend with %s (%s)",
+                        tsr_status_name(r->status), r->error, tsr_status_name(t->status), t->error);
+}
+
+/* What the adapter flags promise about output 0 and "input". */
+static bool judge_aliasing(const diff_case *x, conf_result *res)
+{
+    unsigned flags = x->adapter->flags & (CONF_ADAPTER_VIEW | CONF_ADAPTER_COPY);
+    const conf_input *in = conf_case_input(&x->c, "input");
+    const tsr_tensor *input = NULL;
+    for (int i = 0; in && i < x->test.nvalues; i++) {
+        if (x->test.values[i].spec == in)
+            input = x->test.values[i].tensor;
+    }
+    if (!flags || !input || x->test.noutputs == 0)
+        return true;
+    bool shares = tsr_tensor_shares_storage(x->test.outputs[0], input);
+    if (flags == CONF_ADAPTER_VIEW && !shares)
+        conf_result_set(res, CONF_FAIL, "the result is a copy; PyTorch's %s returns a view",
+                        x->c.op);
+    else if (flags == CONF_ADAPTER_COPY && shares)
+        conf_result_set(res, CONF_FAIL, "the result shares its input's storage; %s must copy",
+                        x->c.op);
+    else
+        return true;
+    return false;
 }
 
 /* Both calls succeeded: the same outputs, no input changed. */
@@ -223,6 +249,8 @@ static bool judge_outputs(const diff_case *x, conf_result *res)
                         r->noutputs);
         return false;
     }
+    if (!judge_aliasing(x, res))
+        return false;
     char msg[800];
     for (int i = 0; i < r->noutputs; i++) {
         conf_tolerance tol = conf_case_tolerance(&x->c, tsr_tensor_dtype(r->outputs[i]));
@@ -276,8 +304,11 @@ static bool guarded_write(const diff_case *x, const char *what, const tsr_tensor
     if (!ok)
         conf_result_set(res, CONF_ERROR, "%s: %s", what, msg);
     if (ok && (st = tsr_copy_(g.view, src)) != TSR_OK) {
-        conf_result_set(res, CONF_FAIL, "%s: copy_ into a strided view failed: %s: %s", what,
-                        tsr_status_name(st), tsr_last_error());
+        /* a backend without the copy kernel cannot be checked this way */
+        dtype_pair copy = {tsr_tensor_dtype(src), tsr_tensor_dtype(like)};
+        if (st != TSR_ERR_UNIMPLEMENTED || claims(x->o, true, TSR_OP_COPY, copy))
+            conf_result_set(res, CONF_FAIL, "%s: copy_ into a strided view failed: %s: %s", what,
+                            tsr_status_name(st), tsr_last_error());
         ok = false;
     }
     if (ok && !conf_guarded_intact(&g, msg, sizeof msg)) {
@@ -334,8 +365,8 @@ static bool check_in_place_form(const diff_case *x, conf_result *res)
 {
     unsigned flags = x->gen->flags;
     const conf_value *self = value_named(&x->test, "input");
-    if (!(flags & (CONF_DIFF_INPLACE_UNARY | CONF_DIFF_INPLACE_BINARY)) || !self ||
-        !self->tensor || cJSON_GetArraySize(x->c.args) > 0 || x->ref.noutputs != 1)
+    if (!(flags & (CONF_DIFF_INPLACE_UNARY | CONF_DIFF_INPLACE_BINARY)) || !self || !self->tensor ||
+        cJSON_GetArraySize(x->c.args) > 0 || x->ref.noutputs != 1)
         return true;
     const tsr_tensor *expected = x->ref.outputs[0], *in = self->tensor;
     int n = tsr_tensor_ndim(in);
@@ -380,8 +411,7 @@ static void run_drawn(diff_case *x, conf_result *res)
     x->source = conf_source_memory(&x->store);
     if (!run_on(x, &x->ref, &x->ref_inv, x->o->reference, res)) {
         if (res->outcome != CONF_SKIP)
-            conf_result_set(res, CONF_SKIP, "the reference cannot load the case: %s",
-                            res->message);
+            conf_result_set(res, CONF_SKIP, "the reference cannot load the case: %s", res->message);
         return;
     }
     if (!run_on(x, &x->test, &x->test_inv, x->o->backend, res))

@@ -26,8 +26,8 @@ typedef struct grad_run {
     int ngrad_outputs;
 } grad_run;
 
-static void set_grad(conf_result *res, conf_grad_check check, conf_outcome outcome,
-                     const char *fmt, const char *detail)
+static void set_grad(conf_result *res, conf_grad_check check, conf_outcome outcome, const char *fmt,
+                     const char *detail)
 {
     res->grad = check;
     conf_result_set(res, outcome, fmt, detail);
@@ -137,15 +137,15 @@ static bool load_grad_outputs(const conf_runner *r, grad_run *g, char *msg, size
     for (int i = 0; i < g->call->noutputs; i++)
         nfloating += is_differentiable(g->call->outputs[i]);
     if (nfloating != g->spec->ngrad_outputs || nfloating > CONF_MAX_OUTPUTS) {
-        snprintf(msg, cap, "case: %d grad_outputs for %d floating outputs",
-                 g->spec->ngrad_outputs, nfloating);
+        snprintf(msg, cap, "case: %d grad_outputs for %d floating outputs", g->spec->ngrad_outputs,
+                 nfloating);
         return false;
     }
     for (; g->ngrad_outputs < nfloating; g->ngrad_outputs++) {
         int i = g->ngrad_outputs;
         char detail[600];
-        if (r->source->load(r->source, &g->spec->grad_outputs[i], r->backend,
-                            &g->grad_outputs[i], detail, sizeof detail) != TSR_OK) {
+        if (r->source->load(r->source, &g->spec->grad_outputs[i], r->backend, &g->grad_outputs[i],
+                            detail, sizeof detail) != TSR_OK) {
             snprintf(msg, cap, "grad_output %d: %s", i, detail);
             return false;
         }
@@ -173,8 +173,8 @@ static int backward(grad_run *g, char *msg, size_t cap)
     }
     if (n == 0)
         return TSR_OK;
-    int st = tsr_autograd_grad(outputs, n, (const tsr_tensor *const *)g->leaves,
-                               (size_t)g->nleaves, gouts, TSR_GRAD_ALLOW_UNUSED, g->results);
+    int st = tsr_autograd_grad(outputs, n, (const tsr_tensor *const *)g->leaves, (size_t)g->nleaves,
+                               gouts, TSR_GRAD_ALLOW_UNUSED, g->results);
     if (st != TSR_OK)
         snprintf(msg, cap, "%s%s: %s", st == TSR_ERR_UNIMPLEMENTED ? "unimplemented: " : "",
                  tsr_status_name(st), tsr_last_error());
@@ -238,8 +238,8 @@ static void judge(const conf_runner *r, grad_run *g, conf_result *res)
         return;
     }
     if (g->nleaves != spec->nexpected) {
-        snprintf(msg, sizeof msg, "%d expected gradients for %d operands in wrt",
-                 spec->nexpected, g->nleaves);
+        snprintf(msg, sizeof msg, "%d expected gradients for %d operands in wrt", spec->nexpected,
+                 g->nleaves);
         set_grad(res, CONF_GRAD_ERROR, CONF_ERROR, "forward passed; case: %s", msg);
         return;
     }

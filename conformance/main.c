@@ -118,8 +118,7 @@ static int parse_options(int argc, char **argv, options *o)
         return usage(stderr), 2;
     }
     if (!o->against && (!o->backends || !o->cases)) {
-        fputs("tessera-conformance: --backend and --cases (or --against) are required\n",
-              stderr);
+        fputs("tessera-conformance: --backend and --cases (or --against) are required\n", stderr);
         return usage(stderr), 2;
     }
     if (o->report && !conf_report_path_supported(o->report)) {

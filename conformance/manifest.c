@@ -192,9 +192,9 @@ static void parse_grad(const cJSON *entry, conf_case *c)
         set_problem(&scratch, "'grad' must be an object");
     } else {
         parse_grad_names(cJSON_GetObjectItemCaseSensitive(entry, "wrt"), c->grad, &scratch);
-        c->grad->grad_outputs = parse_tensor_list(
-            cJSON_GetObjectItemCaseSensitive(entry, "grad_outputs"), &c->grad->ngrad_outputs,
-            &scratch);
+        c->grad->grad_outputs =
+            parse_tensor_list(cJSON_GetObjectItemCaseSensitive(entry, "grad_outputs"),
+                              &c->grad->ngrad_outputs, &scratch);
         c->grad->expected = parse_tensor_list(cJSON_GetObjectItemCaseSensitive(entry, "expected"),
                                               &c->grad->nexpected, &scratch);
     }

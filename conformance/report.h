@@ -13,8 +13,8 @@ typedef struct conf_record {
     char *name;
     char *backend;
     char dtype[16];
-    conf_outcome outcome;    /* of forward and gradients together */
-    conf_grad_check grad;    /* of the gradients alone (CONF_GRAD_NONE: not checked) */
+    conf_outcome outcome; /* of forward and gradients together */
+    conf_grad_check grad; /* of the gradients alone (CONF_GRAD_NONE: not checked) */
     char *message;
 } conf_record;
 

@@ -39,9 +39,8 @@ static void summary_line(const conf_report *report, char *out, size_t capacity)
                      counts[CONF_PASS], counts[CONF_FAIL] + counts[CONF_ERROR], counts[CONF_ERROR],
                      counts[CONF_SKIP]);
     if (conf_report_grad_counts(report, grads) > 0 && n > 0 && (size_t)n < capacity)
-        snprintf(out + n, capacity - (size_t)n,
-                 "; gradients: %zu passed, %zu failed, %zu skipped", grads[CONF_PASS],
-                 grads[CONF_FAIL] + grads[CONF_ERROR], grads[CONF_SKIP]);
+        snprintf(out + n, capacity - (size_t)n, "; gradients: %zu passed, %zu failed, %zu skipped",
+                 grads[CONF_PASS], grads[CONF_FAIL] + grads[CONF_ERROR], grads[CONF_SKIP]);
 }
 
 /* ------------------------------------------------------------------------ */

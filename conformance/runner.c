@@ -37,9 +37,8 @@ static conf_outcome failure_outcome(int status)
     return status == TSR_ERR_UNIMPLEMENTED ? CONF_SKIP : CONF_ERROR;
 }
 
-static bool load_one(const conf_source *source, tsr_backend *backend,
-                     const conf_tensor_ref *ref, tsr_tensor **base, tsr_tensor **viewed,
-                     conf_result *res)
+static bool load_one(const conf_source *source, tsr_backend *backend, const conf_tensor_ref *ref,
+                     tsr_tensor **base, tsr_tensor **viewed, conf_result *res)
 {
     char msg[768];
     int st = source->load(source, ref, backend, base, msg, sizeof msg);
@@ -222,12 +221,12 @@ static bool check_aliasing(const conf_call *call, conf_result *res)
     bool shares = tsr_tensor_shares_storage(call->outputs[0], input);
     if ((flags & CONF_ADAPTER_VIEW) && !shares) {
         conf_result_set(res, CONF_FAIL, "the result is a copy; PyTorch's %s returns a view",
-                   call->c->op);
+                        call->c->op);
         return false;
     }
     if ((flags & CONF_ADAPTER_COPY) && shares) {
         conf_result_set(res, CONF_FAIL, "the result shares its input's storage; %s must copy",
-                   call->c->op);
+                        call->c->op);
         return false;
     }
     return true;
@@ -317,7 +316,7 @@ static void judge_error(const conf_call *call, int st, const char *error, const 
     const conf_case *c = call->c;
     if (st == TSR_OK)
         conf_result_set(res, CONF_ERROR, "no error; PyTorch raised %s%s%s", c->error,
-                   c->error_message ? ": " : "", c->error_message ? c->error_message : "");
+                        c->error_message ? ": " : "", c->error_message ? c->error_message : "");
     else if (changed)
         conf_result_set(res, CONF_ERROR, "the failing call changed its input '%s'", changed);
     else if (error[0] == '\0')

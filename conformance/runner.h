@@ -20,11 +20,11 @@ const char *conf_outcome_name(conf_outcome outcome);
 
 /* What became of a case's `grad` entry. */
 typedef enum conf_grad_check {
-    CONF_GRAD_NONE,    /* no grad entry, or not checked: --no-grad, or the forward did not pass */
-    CONF_GRAD_PASS,    /* every gradient matched */
-    CONF_GRAD_FAIL,    /* a gradient differs */
-    CONF_GRAD_SKIP,    /* the backward is unimplemented (for this op, dtype or backend) */
-    CONF_GRAD_ERROR,   /* the backward failed unexpectedly, or the entry is malformed */
+    CONF_GRAD_NONE,  /* no grad entry, or not checked: --no-grad, or the forward did not pass */
+    CONF_GRAD_PASS,  /* every gradient matched */
+    CONF_GRAD_FAIL,  /* a gradient differs */
+    CONF_GRAD_SKIP,  /* the backward is unimplemented (for this op, dtype or backend) */
+    CONF_GRAD_ERROR, /* the backward failed unexpectedly, or the entry is malformed */
 } conf_grad_check;
 
 typedef struct conf_result {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tessera builds and tests with. As root it runs
 # apt-get; otherwise it prints the exact command to run and fails.
+#   tools/install-deps.sh          what the build, the demo and the tests need
+#   tools/install-deps.sh --bench  also PyTorch and matplotlib for tessera-bench
 set -euo pipefail
 
 packages=(
@@ -10,8 +12,10 @@ packages=(
   clang libclang-rt-14-dev  # the npy fuzzer (libFuzzer) and LeakSanitizer
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools vulkan-validationlayers  # vulkan backend on lavapipe
   libopenblas-dev libsleef-dev  # cpu backend: matrix products, vectorised math
-  python3-torch python3-matplotlib  # tessera-bench's PyTorch peer and plot (not the tests)
 )
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(python3-torch python3-matplotlib)  # tessera-bench's PyTorch peer and plot
+fi
 
 missing=()
 for p in "${packages[@]}"; do

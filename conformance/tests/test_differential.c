@@ -36,8 +36,8 @@ static conf_diff_options options(void)
         fprintf(stderr, "no reference backend: %s\n", tsr_last_error());
         exit(2);
     }
-    return (conf_diff_options){.backend = b, .reference = b, .seed = 7, .only_case = -1,
-                               .out = stdout};
+    return (conf_diff_options){
+        .backend = b, .reference = b, .seed = 7, .only_case = -1, .out = stdout};
 }
 
 static conf_result run(const conf_diff_options *o, const conf_adapter *a, size_t index)
@@ -82,8 +82,8 @@ static void write_outside_the_guarded_self_is_caught(void)
     int caught = 0;
     for (size_t j = 0; j < 12; j++) {
         conf_result r = run(&o, &a, j);
-        CHECK(r.outcome != CONF_PASS || strstr(r.message, "both refused"),
-              "case %zu passed: %s", j, r.message);
+        CHECK(r.outcome != CONF_PASS || strstr(r.message, "both refused"), "case %zu passed: %s", j,
+              r.message);
         if (r.outcome == CONF_FAIL &&
             strstr(r.message, "the in-place call wrote outside its self view: element [0") &&
             strstr(r.message, "of the guard"))
@@ -103,8 +103,10 @@ static int adapt_neg_refused(conf_call *call)
     tsr_tensor *t, *out = NULL;
     if (!conf_bind_tensor(call, "input", &t))
         return CONF_BIND_SKIP;
-    if (!under_test())
-        return conf_call_return(call, tsr_unary(TSR_OP_NEG, t, &out), out);
+    if (!under_test()) {
+        int st = tsr_unary(TSR_OP_NEG, t, &out);
+        return conf_call_return(call, st, out);
+    }
     tsr_tensor *half = NULL;
     int64_t one = 1;
     int st = tsr_zeros(1, &one, TSR_FLOAT16, call->backend, &half);
@@ -162,8 +164,7 @@ static void differing_results_fail_with_the_first_mismatch(void)
         CHECK(r.outcome == CONF_FAIL || r.outcome == CONF_PASS, "case %zu: %s: %s", j,
               conf_outcome_name(r.outcome), r.message);
         if (r.outcome == CONF_FAIL)
-            CHECK(strstr(r.message, "output 0: ") && strstr(r.message, "elements differ; first at"),
-                  "message \"%s\"", r.message);
+            CHECK(strncmp(r.message, "output 0: ", 10) == 0, "message \"%s\"", r.message);
         failed += r.outcome == CONF_FAIL;
     }
     /* a case of only zeros, NaNs or an empty one passes; most do not */
@@ -216,7 +217,7 @@ static void a_case_is_drawn_the_same_every_time(void)
     free(manifests[1]);
     CHECK(same && full, "the two runs dumped different cases (or none)");
     for (int k = 0; k < 2; k++) {
-        char cmd[300];
+        char cmd[600];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dirs[k]);
         if (system(cmd) != 0)
             fprintf(stderr, "could not remove %s\n", dirs[k]);

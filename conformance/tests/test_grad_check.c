@@ -53,8 +53,8 @@ static void save(const char *name, int ndim, const int64_t *shape, const double 
     char path[512];
     snprintf(path, sizeof path, "%s/%s", temp_dir, name);
     tsr_tensor *t = NULL;
-    if (tsr_from_host(data, (size_t)n * sizeof(double), ndim, shape, TSR_FLOAT64, backend(),
-                      &t) != TSR_OK ||
+    if (tsr_from_host(data, (size_t)n * sizeof(double), ndim, shape, TSR_FLOAT64, backend(), &t) !=
+            TSR_OK ||
         tsr_save_npy(path, t) != TSR_OK) {
         fprintf(stderr, "cannot write %s: %s\n", path, tsr_last_error());
         exit(2);
@@ -250,9 +250,9 @@ static void grad_entry_is_parsed(void)
     conf_case c;
     conf_case_parse(neg_line, 4, &c);
     CHECK(c.problem == NULL && c.grad && !c.grad->problem, "problem %s", c.problem);
-    CHECK(c.grad->nwrt == 1 && strcmp(c.grad->wrt[0], "input") == 0 &&
-              c.grad->ngrad_outputs == 1 && strcmp(c.grad->grad_outputs[0].file, "g.npy") == 0 &&
-              c.grad->nexpected == 1 && strcmp(c.grad->expected[0].file, "minus_g.npy") == 0,
+    CHECK(c.grad->nwrt == 1 && strcmp(c.grad->wrt[0], "input") == 0 && c.grad->ngrad_outputs == 1 &&
+              strcmp(c.grad->grad_outputs[0].file, "g.npy") == 0 && c.grad->nexpected == 1 &&
+              strcmp(c.grad->expected[0].file, "minus_g.npy") == 0,
           "wrt %d, grad_outputs %d, expected %d", c.grad->nwrt, c.grad->ngrad_outputs,
           c.grad->nexpected);
     conf_case_free(&c);

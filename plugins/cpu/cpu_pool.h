@@ -9,8 +9,9 @@
  *
  * One loop runs at a time: a second caller (another user thread, or a task
  * itself) runs its loop on its own thread, which gives the same results.
- * Workers spin briefly after a loop, then sleep, so they do not hold cores
- * that OpenBLAS (called between loops, never inside one) wants. */
+ * Workers spin briefly (about 10 us) after a loop, then sleep, so they do
+ * not hold cores another program wants; OpenBLAS runs single-threaded inside
+ * pool tasks (see cpu_blas.h), so it never competes with them. */
 #ifndef TSR_CPU_POOL_H
 #define TSR_CPU_POOL_H
 

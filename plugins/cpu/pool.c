@@ -13,6 +13,7 @@
 #include "cpu_pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -23,8 +24,11 @@
 #define CPU_RELAX() ((void)0)
 #endif
 
-/* About 50 microseconds of polling before a worker sleeps. */
-enum { SPIN_ROUNDS = 20000 };
+/* About 10 microseconds of polling before a worker sleeps, and before the
+ * caller, waiting for workers inside a loop, starts yielding its core: on a
+ * machine with more runnable threads than cores, a spinning thread would
+ * take the time slice the thread it waits for needs. */
+enum { SPIN_ROUNDS = 4000, CALLER_SPIN_ROUNDS = 1000 };
 
 #define ACTIVE_MASK UINT64_C(0xffff)
 #define OPEN_BIT (UINT64_C(1) << 16)
@@ -201,8 +205,13 @@ void tsr__cpu_pool_run(tsr__cpu_pool *pool, int64_t tasks, tsr__cpu_task_fn fn, 
     }
     run_tasks(pool);
     atomic_fetch_and(&pool->state, ~OPEN_BIT);
-    while ((atomic_load_explicit(&pool->state, memory_order_acquire) & ACTIVE_MASK) != 0) {
-        CPU_RELAX();
+    for (int spins = 0;
+         (atomic_load_explicit(&pool->state, memory_order_acquire) & ACTIVE_MASK) != 0; spins++) {
+        if (spins < CALLER_SPIN_ROUNDS) {
+            CPU_RELAX();
+        } else {
+            sched_yield();
+        }
     }
     pthread_mutex_unlock(&pool->submit);
 }

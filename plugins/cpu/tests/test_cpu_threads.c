@@ -2,6 +2,7 @@
  * parallelises gives the same bits with 1, 2 and 3 threads, sizes chosen so
  * that work is actually split (long sums span many 64-block groups, row
  * kernels many tasks). Sums also equal the reference kernel's bits. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,6 +168,52 @@ static void matmul_has_the_same_bits_on_1_2_and_3_threads(void)
     free(y);
 }
 
+/* Two user threads calling kernels on one backend at once: one gets the
+ * pool, the other runs its loops on its own thread; both get the bits a
+ * lone caller gets. */
+typedef struct caller {
+    tsr__cpu_backend *backend;
+    const float *x;
+    int64_t n;
+    float results[20];
+} caller;
+
+static void *call_sums(void *arg)
+{
+    caller *c = arg;
+    int64_t shape[1] = {c->n}, strides[1] = {1}, one[1] = {1}, one_stride[1] = {1};
+    tsr_tensor_desc in = test_desc((void *)c->x, TSR_FLOAT32, 1, shape, strides);
+    tsr_reduce_attrs attrs = {.struct_size = sizeof attrs, .dims_mask = 1};
+    for (int i = 0; i < 20; i++) {
+        tsr_tensor_desc out = test_desc(&c->results[i], TSR_FLOAT32, 1, one, one_stride);
+        if (test_run(c->backend, TSR_OP_SUM, TSR_FLOAT32, TSR_FLOAT32, &in, 1, &out, 1, &attrs) !=
+            TSR_OK) {
+            c->results[i] = -1.0f;
+        }
+    }
+    return NULL;
+}
+
+static void concurrent_callers_get_the_same_bits(void)
+{
+    int64_t n = 2 * 65536 * 5 + 99;
+    float *x = alloc_or_die((size_t)n * 4);
+    test_fill_f32(x, n, 33, -1.0f, 1.0f);
+    caller a = {backends[1], x, n, {0}}, b = {backends[1], x, n, {0}},
+           alone = {backends[0], x, n, {0}};
+    call_sums(&alone);
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, call_sums, &a);
+    pthread_create(&tb, NULL, call_sums, &b);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    for (int i = 0; i < 20; i++) {
+        CHECK_SAME_BITS("concurrent sum (first caller)", &a.results[i], &alone.results[0], 1, 4);
+        CHECK_SAME_BITS("concurrent sum (second caller)", &b.results[i], &alone.results[0], 1, 4);
+    }
+    free(x);
+}
+
 int main(void)
 {
     for (int t = 0; t < THREAD_VARIANTS; t++) {
@@ -177,6 +224,7 @@ int main(void)
     RUN_TEST(elementwise_ops_have_the_same_bits_on_1_2_and_3_threads);
     RUN_TEST(row_kernels_have_the_same_bits_on_1_2_and_3_threads);
     RUN_TEST(matmul_has_the_same_bits_on_1_2_and_3_threads);
+    RUN_TEST(concurrent_callers_get_the_same_bits);
     for (int t = 0; t < THREAD_VARIANTS; t++) {
         tsr__cpu_backend_destroy(backends[t]);
     }
