@@ -180,8 +180,10 @@ def masking(b):
         sel(f"{sh}_same_shape", T((3, 4), dt), T((3, 4), "bool"), grad=["input"])
         sel(f"{sh}_mask_broadcast", T((3, 4), dt), T((3, 1), "bool"), grad=["input"])
         sel(f"{sh}_input_broadcast", T((4,), dt), T((3, 4), "bool"), grad=["input"])
+        # No grad here: torch 1.13 scatters masked_select's gradient of a
+        # transposed input in storage order, and its own gradcheck fails.
         sel(f"{sh}_views", T((4, 3), dt, view=["transpose:0:1"]),
-            T((4, 3), "bool", view=["transpose:0:1"]), grad=["input"])
+            T((4, 3), "bool", view=["transpose:0:1"]))
     sel("f32_all_false", T((3,), F32), _ints("bool", [False] * 3))
     sel("f32_empty", T((0, 3), F32), T((3,), "bool"))
     sel("zero_d", T((), F32), T((), "bool", values=[True]))

@@ -128,9 +128,13 @@ def batch_group(b):
             c = shape[1]
             w, bias = T((c,), dt), T((c,), dt)
             x = T(shape, dt)
+            # Two values per group ("nc_only") make the input gradient almost
+            # pure cancellation: float32 answers differ from the float64 truth
+            # by ~0.5 %, torch's included.
+            tol = {**TOL, "float32": (1e-2, 1e-3)} if name == "nc_only" else TOL
             b.case("group_norm", f"{sh}_{name}_affine", _group_norm,
                    {"input": x, "weight": w, "bias": bias}, {"num_groups": groups, "eps": 1e-5},
-                   tol=TOL, grad=["input", "weight", "bias"])
+                   tol=tol, grad=["input", "weight", "bias"])
             b.case("group_norm", f"{sh}_{name}", _group_norm, {"input": x},
                    {"num_groups": groups}, tol=TOL, grad=["input"])
         b.case("group_norm", f"{sh}_views", _group_norm,

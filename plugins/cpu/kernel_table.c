@@ -11,7 +11,10 @@
 #include "wide.h" /* TSR__REF_DTYPE_BIT and the dtype sets */
 
 #define FLOATS (TSR__REF_DTYPE_BIT(TSR_FLOAT32) | TSR__REF_DTYPE_BIT(TSR_FLOAT64))
-#define BLAS_DTYPES (FLOATS | TSR__REF_SET_COMPLEX)
+/* Complex products stay on the reference kernel: OpenBLAS's complex
+ * multiply turns inf * finite into NaN where PyTorch's formula (and the
+ * reference) keeps the infinity, which the differential test catches. */
+#define BLAS_DTYPES FLOATS
 
 /* One override: `fn` takes the rows (op, d, d) for every dtype d in `dtypes`. */
 typedef struct kernel_override {

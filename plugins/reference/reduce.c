@@ -231,14 +231,41 @@ static void squared_deviation(const void *context, tsr__ref_wide *term)
     }
 }
 
+/* x - shift, where the shift is the first term. */
+static void subtract_shift(const void *context, tsr__ref_wide *term)
+{
+    const deviation *shift = context;
+    if (shift->category == TSR__REF_COMPLEX)
+        term->c = tsr__ref_complex_make(creal(term->c) - creal(shift->mean.c),
+                                        cimag(term->c) - cimag(shift->mean.c));
+    else
+        term->f -= shift->mean.f;
+}
+
+/* The mean as first + mean(x - first): exact when every term is equal, so
+ * the variance of a constant row is exactly 0, as PyTorch's Welford gives. */
+static tsr__ref_wide shifted_mean(const reduce_call *call, const tsr__ref_terms *terms, double n)
+{
+    deviation shift = {call->category, zero_of(call->category)};
+    if (terms->walk->terms > 0)
+        tsr__ref_terms_load(terms, 0, 1, &shift.mean);
+    tsr__ref_wide sum = tsr__ref_lane_fold(terms, subtract_shift, &shift, adders[call->category],
+                                           zero_of(call->category));
+    tsr__ref_wide mean = divide(call->category, sum, n);
+    if (call->category == TSR__REF_COMPLEX)
+        mean.c = tsr__ref_complex_make(creal(mean.c) + creal(shift.mean.c),
+                                       cimag(mean.c) + cimag(shift.mean.c));
+    else
+        mean.f += shift.mean.f;
+    return mean;
+}
+
 /* Two passes: the mean, then the squared deviations from it, divided by
  * max(N - correction, 0) (too few terms give inf, or NaN for 0 / 0). */
 static double variance(const reduce_call *call, const tsr__ref_terms *terms)
 {
     double n = (double)terms->walk->terms;
-    tsr__ref_wide sum =
-        tsr__ref_lane_fold(terms, NULL, NULL, adders[call->category], zero_of(call->category));
-    deviation dev = {call->category, divide(call->category, sum, n)};
+    deviation dev = {call->category, shifted_mean(call, terms, n)};
     tsr__ref_wide squares =
         tsr__ref_lane_fold(terms, squared_deviation, &dev, add_real, zero_of(TSR__REF_REAL));
     double divisor = n - call->correction;
