@@ -33,6 +33,7 @@ typedef struct options {
     bool verbose;
     bool list_ops;
     bool no_grad;
+    bool skip_unavailable;
     const char *against; /* differential mode: the reference backend */
     size_t cases_count;
     uint64_t seed;
@@ -50,6 +51,7 @@ static void usage(FILE *f)
           "       tessera-conformance --list-ops\n"
           "  --op GLOB        run the ops matching GLOB (with a '/', match \"op/case\")\n"
           "  --no-grad        check forward outputs only, not the cases' gradients\n"
+          "  --skip-unavailable  exit 77 (CTest's skip) when a named backend cannot load\n"
           "  --against REF    differential mode: random cases, compared with backend REF\n"
           "  --cases-count N  differential cases in all (default 1000), dealt over the ops\n"
           "  --seed S         differential seed (default 1)\n"
@@ -84,6 +86,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->verbose = true;
         else if (strcmp(a, "--no-grad") == 0)
             o->no_grad = true;
+        else if (strcmp(a, "--skip-unavailable") == 0)
+            o->skip_unavailable = true;
         else if (strcmp(a, "--list-ops") == 0)
             o->list_ops = true;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
@@ -254,6 +258,24 @@ static bool run_differential(const options *o, conf_report *report)
     return true;
 }
 
+/* For CTest on machines without a device: a backend that cannot load is
+ * reported as a skip with its reason, never silently. */
+static bool backends_available(const options *o)
+{
+    char names[512];
+    snprintf(names, sizeof names, "%s%s%s", o->backends ? o->backends : "",
+             o->against ? "," : "", o->against ? o->against : "");
+    char *save = NULL;
+    for (char *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+        tsr_backend *b;
+        if (tsr_backend_get(n, &b) != TSR_OK) {
+            printf("SKIP: needs backend '%s': %s\n", n, tsr_last_error());
+            return false;
+        }
+    }
+    return true;
+}
+
 static void list_ops(void)
 {
     const conf_adapter *a;
@@ -269,6 +291,8 @@ int main(int argc, char **argv)
         return st < 0 ? 0 : st;
     if (o.list_ops)
         return list_ops(), 0;
+    if (o.skip_unavailable && !backends_available(&o))
+        return 77;
     conf_manifest m = {0};
     char msg[512], source[160];
     if (!o.against && !conf_manifest_load(o.cases, &m, msg, sizeof msg)) {

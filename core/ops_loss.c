@@ -399,7 +399,9 @@ tsr_status tsr_cross_entropy(const tsr_tensor *input, const tsr_tensor *target,
     lp = tsr__gx_keep(&x, st, lp);
     if (!probabilities) /* uint8 too: ignore_index may be negative */
         target = tsr__nn_to(&x, target, TSR_INT64);
-    if (probabilities)
+    if (x.status != TSR_OK) /* no log_softmax: the loss helpers need lp */
+        loss = NULL;
+    else if (probabilities)
         loss = cross_entropy_probs(&x, lp, target, weight, reduction, label_smoothing);
     else if (label_smoothing > 0.0)
         loss = cross_entropy_smoothed(&x, lp, target, weight, ignore_index, reduction,

@@ -523,22 +523,6 @@ void tsr__vk_device_close(struct tsr__vk_device *dev)
     tsr__vk_loader_close(fns);
 }
 
-int tsr__vk_device_score(const struct tsr__vk_device *dev)
-{
-    switch (dev->props.deviceType) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-        return 100;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-        return 80;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-        return 60;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU:
-        return 10;
-    default:
-        return 40;
-    }
-}
-
 static const char *tsr__vk_type_name(VkPhysicalDeviceType type)
 {
     switch (type) {

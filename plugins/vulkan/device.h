@@ -61,9 +61,6 @@ int tsr__vk_device_open(struct tsr__vk_device *dev, const tsr_host_api *host, in
 /* Destroys what open created, in reverse order, and closes the loader. */
 void tsr__vk_device_close(struct tsr__vk_device *dev);
 
-/* Preference among backends for probe: discrete GPUs first, CPU devices last. */
-int tsr__vk_device_score(const struct tsr__vk_device *dev);
-
 /* One line: name, API and driver versions, features, validation state. */
 void tsr__vk_device_describe(struct tsr__vk_device *dev, char *text, size_t capacity);
 

@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "host.h"
 #include "transfer.h"
+#include "vk_loader.h"
 
 #define TSR__VK_VERSION "0.1.0"
 
@@ -31,26 +32,23 @@ static void tsr__vk_destroy(struct tsr__vk_backend *b)
     free(b);
 }
 
+/* Side-effect free and cheap: only whether a Vulkan loader is present.
+ * Creating an instance would load every driver (lavapipe brings LLVM, about
+ * 100 ms) in every program that merely looks for plugins; devices are
+ * enumerated at init. The score stays below the cpu backend's, so a GPU is
+ * chosen by naming it (TESSERA_BACKEND=vulkan). */
+/* Below the cpu backend's score: see tsr__vk_probe. */
+enum { TSR__VK_PROBE_SCORE = 10 };
+
 static int tsr__vk_probe(const tsr_host_api *host, char *reason, size_t capacity)
 {
-    struct tsr__vk_device *dev = malloc(sizeof *dev);
-    char why[512];
-    if (!dev) {
-        snprintf(reason, capacity, "out of host memory");
+    (void)host;
+    struct tsr__vk_fns fns;
+    if (tsr__vk_loader_open(&fns, reason, capacity) != TSR_OK)
         return -1;
-    }
-    if (tsr__vk_device_open(dev, host, 0, why, sizeof why) != TSR_OK) {
-        snprintf(reason, capacity, "%s", why);
-        free(dev);
-        return -1;
-    }
-    int score = tsr__vk_device_score(dev);
-    snprintf(reason, capacity, "%s, Vulkan %u.%u", dev->props.deviceName,
-             VK_API_VERSION_MAJOR(dev->props.apiVersion),
-             VK_API_VERSION_MINOR(dev->props.apiVersion));
-    tsr__vk_device_close(dev);
-    free(dev);
-    return score;
+    tsr__vk_loader_close(&fns);
+    snprintf(reason, capacity, "Vulkan loader present; devices are enumerated at init");
+    return TSR__VK_PROBE_SCORE;
 }
 
 static int tsr__vk_init(const tsr_host_api *host, void **backend)

@@ -13,7 +13,10 @@
 int tsr__vk_loader_open(struct tsr__vk_fns *fns, char *reason, size_t capacity)
 {
     memset(fns, 0, sizeof *fns);
-    fns->library = dlopen(TSR__VK_LOADER_SONAME, RTLD_NOW | RTLD_LOCAL);
+    /* RTLD_NODELETE: the Vulkan loader keeps process-lifetime allocations
+     * (and drivers do not expect to be unloaded); staying mapped lets leak
+     * reports name the library instead of an unknown module. */
+    fns->library = dlopen(TSR__VK_LOADER_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!fns->library) {
         const char *why = dlerror();
         snprintf(reason, capacity, "no Vulkan loader: %s", why ? why : TSR__VK_LOADER_SONAME);

@@ -93,7 +93,8 @@ float unary(float x)
     case TSR_OP_SIGN: return sign_of(x);
     case TSR_OP_EXP: return tm_exp(x);
     case TSR_OP_LOG: return tm_log(x);
-    case TSR_OP_LOG1P: return tm_log1p(x);
+    // PyTorch's (SLEEF's) log1p answers inf above 1e38, where the true value is < 89
+    case TSR_OP_LOG1P: return x > 1e38 ? tm_inf() : tm_log1p(x);
     case TSR_OP_EXPM1: return tm_expm1(x);
     case TSR_OP_SQRT: return tm_sqrtf(x);
     case TSR_OP_RSQRT: return tm_div(1.0f, tm_sqrtf(x));

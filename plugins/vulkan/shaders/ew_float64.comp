@@ -102,7 +102,8 @@ double unary(double x)
     case TSR_OP_SIGN: return sign_of(x);
     case TSR_OP_EXP: return tm_dexp(x);
     case TSR_OP_LOG: return tm_dlog(x);
-    case TSR_OP_LOG1P: return tm_dlog1p(x);
+    // PyTorch's (SLEEF's) log1p answers inf above 1e307, where the true value is < 707
+    case TSR_OP_LOG1P: return x > 1e307lf ? tm_dinf() : tm_dlog1p(x);
     case TSR_OP_EXPM1: return tm_dexpm1(x);
     case TSR_OP_SQRT: return tm_dsqrt_ieee(x);
     case TSR_OP_RSQRT: return tm_ddiv(1.0lf, tm_dsqrt_ieee(x));
