@@ -107,11 +107,51 @@ static void print_plugin(const tsr_plugin_info *info, bool json, bool first)
         print_coverage_text(info->backend);
 }
 
+static const char *const short_dtype[TSR_DTYPE_COUNT] = {
+    "b", "u8", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "c64", "c128"};
+
+/* docs/ops.md: every kernel-level op, and for each loaded backend the input
+ * dtypes it has a kernel for, straight from the registry. */
+static int print_ops_markdown(size_t count)
+{
+    tsr_backend *backends[32];
+    size_t n = 0;
+    for (size_t i = 0; i < count && n < 32; i++) {
+        tsr_plugin_info info = {.struct_size = sizeof info};
+        if (tsr_plugin_get_info(i, &info) == TSR_OK && info.backend)
+            backends[n++] = info.backend;
+    }
+    printf("| op |");
+    for (size_t b = 0; b < n; b++)
+        printf(" %s |", tsr_backend_name(backends[b]));
+    printf("\n| --- |");
+    for (size_t b = 0; b < n; b++)
+        printf(" --- |");
+    printf("\n");
+    for (int op = 0; op < TSR_OP_COUNT; op++) {
+        printf("| `%s` |", tsr_op_name((tsr_op)op));
+        for (size_t b = 0; b < n; b++) {
+            bool covered[TSR_DTYPE_COUNT];
+            int k = covered_dtypes(backends[b], (tsr_op)op, covered);
+            for (int d = 0, first = 1; d < TSR_DTYPE_COUNT; d++) {
+                if (covered[d]) {
+                    printf("%s%s", first ? " " : ", ", short_dtype[d]);
+                    first = 0;
+                }
+            }
+            printf("%s |", k ? "" : " –");
+        }
+        printf("\n");
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     bool json = argc > 1 && strcmp(argv[1], "--json") == 0;
-    if (argc > 1 && !json) {
-        fprintf(stderr, "usage: tessera-info [--json]\n");
+    bool markdown = argc > 1 && strcmp(argv[1], "--ops-markdown") == 0;
+    if (argc > 2 || (argc > 1 && !json && !markdown)) {
+        fprintf(stderr, "usage: tessera-info [--json | --ops-markdown]\n");
         return 2;
     }
     size_t count;
@@ -119,6 +159,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "tessera-info: %s\n", tsr_last_error());
         return 1;
     }
+    if (markdown)
+        return print_ops_markdown(count);
     /* The default honours TESSERA_BACKEND, so an unknown or unusable name
      * there shows up as the problem and the exit status. */
     char problem[1200] = "";
