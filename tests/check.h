@@ -85,6 +85,26 @@ static int check_count;
         fprintf(stderr, "%s %s\n", check_failures == before_ ? "ok  " : "FAIL", #fn);     \
     } while (0)
 
+/* Tensors from host values on the default backend (NULL on failure, which
+ * has already been counted). */
+static inline tsr_tensor *make_tensor(tsr_dtype dtype, int ndim, const int64_t *shape,
+                                       const void *values, size_t bytes)
+{
+    tsr_tensor *t = NULL;
+    CHECK_OK(tsr_from_host(values, bytes, ndim, shape, dtype, NULL, &t));
+    return t;
+}
+
+static inline tsr_tensor *make_f32(int ndim, const int64_t *shape, const float *values, size_t n)
+{
+    return make_tensor(TSR_FLOAT32, ndim, shape, values, n * sizeof(float));
+}
+
+static inline tsr_tensor *make_i64(int ndim, const int64_t *shape, const int64_t *values, size_t n)
+{
+    return make_tensor(TSR_INT64, ndim, shape, values, n * sizeof(int64_t));
+}
+
 static inline int check_summary(const char *suite)
 {
     fprintf(stderr, "%s: %d checks, %d failed\n", suite, check_count, check_failures);

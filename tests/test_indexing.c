@@ -7,24 +7,6 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define SHAPE(...) ((const int64_t[]){__VA_ARGS__})
 
-static tsr_tensor *make(tsr_dtype dtype, int ndim, const int64_t *shape, const void *values,
-                        size_t bytes)
-{
-    tsr_tensor *t = NULL;
-    CHECK_OK(tsr_from_host(values, bytes, ndim, shape, dtype, NULL, &t));
-    return t;
-}
-
-static tsr_tensor *f32(int ndim, const int64_t *shape, const float *values, size_t n)
-{
-    return make(TSR_FLOAT32, ndim, shape, values, n * sizeof(float));
-}
-
-static tsr_tensor *i64(int ndim, const int64_t *shape, const int64_t *values, size_t n)
-{
-    return make(TSR_INT64, ndim, shape, values, n * sizeof(int64_t));
-}
-
 static tsr_tensor *arange(int64_t n, tsr_dtype dtype)
 {
     tsr_tensor *t = NULL;
@@ -101,7 +83,7 @@ static void cat_promotes_and_skips_legacy_empty_vectors(void)
 {
     tsr_tensor *a = grid(2, SHAPE(2, 2)), *b = NULL, *empty = NULL, *out = NULL;
     int64_t ints[2] = {7, 8};
-    b = i64(2, SHAPE(1, 2), ints, 2);
+    b = make_i64(2, SHAPE(1, 2), ints, 2);
     CHECK_OK(tsr_empty(1, SHAPE(0), TSR_FLOAT64, NULL, &empty));
     const tsr_tensor *list[3] = {a, empty, b};
     CHECK_OK(tsr_cat(list, 3, 0, &out));
@@ -207,7 +189,7 @@ static void unbind_drops_the_dim(void)
 
 static tsr_tensor *bools(int ndim, const int64_t *shape, const uint8_t *v, size_t n)
 {
-    return make(TSR_BOOL, ndim, shape, v, n);
+    return make_tensor(TSR_BOOL, ndim, shape, v, n);
 }
 
 static void masked_fill_broadcasts_and_checks_the_value(void)
@@ -218,7 +200,7 @@ static void masked_fill_broadcasts_and_checks_the_value(void)
     check_shape(out, 2, SHAPE(2, 4)); /* the mask grows the output */
     check_f32(out, (float[]){-1, -1, -1, -1, 0, 1, 2, 3}, 8);
     drop(&out);
-    u8 = make(TSR_UINT8, 1, SHAPE(4), (uint8_t[]){1, 0, 2, 0}, 4);
+    u8 = make_tensor(TSR_UINT8, 1, SHAPE(4), (uint8_t[]){1, 0, 2, 0}, 4);
     CHECK_ERROR(tsr_masked_fill(t, u8, tsr_operand_scalar(tsr_scalar_int(1)), &out), TSR_ERR_VALUE,
                 "0 and 1 values only");
     CHECK_OK(tsr_to_dtype(t, TSR_INT8, &i8));
@@ -255,7 +237,7 @@ static void masked_fill_in_place_bumps_version_and_refuses_growth(void)
 static void masked_select_and_nonzero_follow_c_order(void)
 {
     float values[6] = {NAN, -0.0f, 0.0f, 1e-40f, -INFINITY, 2};
-    tsr_tensor *t = f32(2, SHAPE(2, 3), values, 6), *nz = NULL, *sel = NULL;
+    tsr_tensor *t = make_f32(2, SHAPE(2, 3), values, 6), *nz = NULL, *sel = NULL;
     tsr_tensor *mask = bools(1, SHAPE(3), (uint8_t[]){1, 0, 1}, 3);
     CHECK_OK(tsr_nonzero(t, &nz)); /* NaN and denormals count, -0.0 does not */
     check_shape(nz, 2, SHAPE(4, 2));
@@ -276,20 +258,20 @@ static void masked_select_and_nonzero_follow_c_order(void)
 static void index_select_takes_int32_and_names_a_bad_index(void)
 {
     tsr_tensor *t = grid(2, SHAPE(3, 2)), *idx = NULL, *out = NULL;
-    idx = make(TSR_INT32, 1, SHAPE(3), (int32_t[]){2, 0, 2}, 12);
+    idx = make_tensor(TSR_INT32, 1, SHAPE(3), (int32_t[]){2, 0, 2}, 12);
     CHECK_OK(tsr_index_select(t, 0, idx, &out));
     check_f32(out, (float[]){4, 5, 0, 1, 4, 5}, 6);
     drop(&out);
     tsr_tensor_release(idx);
-    idx = i64(1, SHAPE(1), (int64_t[]){3}, 1);
+    idx = make_i64(1, SHAPE(1), (int64_t[]){3}, 1);
     CHECK_ERROR(tsr_index_select(t, 0, idx, &out), TSR_ERR_INDEX, "index 3 is out of bounds");
     release((tsr_tensor *[]){t, idx}, 2);
 }
 
 static void gather_reads_along_dim_and_names_a_bad_index(void)
 {
-    tsr_tensor *t = grid(2, SHAPE(2, 3)), *idx = i64(2, SHAPE(2, 2), (int64_t[]){2, 0, 1, 1}, 4);
-    tsr_tensor *out = NULL, *bad = i64(2, SHAPE(1, 1), (int64_t[]){-1}, 1);
+    tsr_tensor *t = grid(2, SHAPE(2, 3)), *idx = make_i64(2, SHAPE(2, 2), (int64_t[]){2, 0, 1, 1}, 4);
+    tsr_tensor *out = NULL, *bad = make_i64(2, SHAPE(1, 1), (int64_t[]){-1}, 1);
     CHECK_OK(tsr_gather(t, 1, idx, &out));
     check_f32(out, (float[]){2, 0, 4, 4}, 4);
     CHECK_ERROR(tsr_gather(t, 0, bad, &out), TSR_ERR_INDEX, "index -1");
@@ -298,8 +280,8 @@ static void gather_reads_along_dim_and_names_a_bad_index(void)
 
 static void take_wraps_negative_indices_and_names_the_given_value(void)
 {
-    tsr_tensor *t = grid(2, SHAPE(2, 3)), *idx = i64(1, SHAPE(3), (int64_t[]){-1, -6, 4}, 3);
-    tsr_tensor *out = NULL, *bad = i64(1, SHAPE(1), (int64_t[]){-7}, 1);
+    tsr_tensor *t = grid(2, SHAPE(2, 3)), *idx = make_i64(1, SHAPE(3), (int64_t[]){-1, -6, 4}, 3);
+    tsr_tensor *out = NULL, *bad = make_i64(1, SHAPE(1), (int64_t[]){-7}, 1);
     CHECK_OK(tsr_take(t, idx, &out));
     check_f32(out, (float[]){5, 0, 4}, 3);
     CHECK_ERROR(tsr_take(t, bad, &out), TSR_ERR_INDEX, "index -7");
@@ -308,7 +290,7 @@ static void take_wraps_negative_indices_and_names_the_given_value(void)
 
 static void take_along_dim_broadcasts_outside_dim(void)
 {
-    tsr_tensor *t = grid(3, SHAPE(1, 2, 3)), *idx = i64(3, SHAPE(2, 1, 1), (int64_t[]){0, 1}, 2);
+    tsr_tensor *t = grid(3, SHAPE(1, 2, 3)), *idx = make_i64(3, SHAPE(2, 1, 1), (int64_t[]){0, 1}, 2);
     tsr_tensor *out = NULL;
     int64_t dim = 2;
     CHECK_OK(tsr_take_along_dim(t, idx, &dim, &out));
@@ -319,7 +301,7 @@ static void take_along_dim_broadcasts_outside_dim(void)
 
 static void embedding_picks_rows_and_checks_padding_idx(void)
 {
-    tsr_tensor *w = grid(2, SHAPE(3, 2)), *idx = i64(2, SHAPE(1, 2), (int64_t[]){2, 0}, 2);
+    tsr_tensor *w = grid(2, SHAPE(3, 2)), *idx = make_i64(2, SHAPE(1, 2), (int64_t[]){2, 0}, 2);
     tsr_tensor *out = NULL;
     int64_t pad = -1, bad_pad = 3;
     CHECK_OK(tsr_embedding(idx, w, &pad, &out));
@@ -331,7 +313,7 @@ static void embedding_picks_rows_and_checks_padding_idx(void)
 
 static void one_hot_infers_classes_from_the_largest_index(void)
 {
-    tsr_tensor *t = i64(1, SHAPE(2), (int64_t[]){1, 2}, 2), *out = NULL;
+    tsr_tensor *t = make_i64(1, SHAPE(2), (int64_t[]){1, 2}, 2), *out = NULL;
     CHECK_OK(tsr_one_hot(t, -1, &out));
     check_shape(out, 2, SHAPE(2, 3));
     check_i64(out, (int64_t[]){0, 1, 0, 0, 0, 1}, 6);
@@ -347,8 +329,8 @@ static void one_hot_infers_classes_from_the_largest_index(void)
 static void scatter_add_sums_repeated_indices_in_index_order(void)
 {
     /* (0 + 1e8) + -1e8 + 1 is 1 in float32; any other order gives 0 */
-    tsr_tensor *self = NULL, *idx = i64(1, SHAPE(3), (int64_t[]){0, 0, 0}, 3), *out = NULL;
-    tsr_tensor *src = f32(1, SHAPE(3), (float[]){1e8f, -1e8f, 1}, 3);
+    tsr_tensor *self = NULL, *idx = make_i64(1, SHAPE(3), (int64_t[]){0, 0, 0}, 3), *out = NULL;
+    tsr_tensor *src = make_f32(1, SHAPE(3), (float[]){1e8f, -1e8f, 1}, 3);
     CHECK_OK(tsr_zeros(1, SHAPE(1), TSR_FLOAT32, NULL, &self));
     CHECK_OK(tsr_scatter_add(self, 0, idx, src, &out));
     check_f32(out, (float[]){1}, 1);
@@ -360,9 +342,9 @@ static void scatter_add_sums_repeated_indices_in_index_order(void)
 
 static void scatter_reduce_mean_floors_integers_and_can_exclude_self(void)
 {
-    tsr_tensor *self = i64(1, SHAPE(4), (int64_t[]){10, 20, 30, 40}, 4);
-    tsr_tensor *idx = i64(1, SHAPE(5), (int64_t[]){0, 0, 1, 3, 3}, 5);
-    tsr_tensor *src = i64(1, SHAPE(5), (int64_t[]){1, 2, 3, -5, 4}, 5), *out = NULL;
+    tsr_tensor *self = make_i64(1, SHAPE(4), (int64_t[]){10, 20, 30, 40}, 4);
+    tsr_tensor *idx = make_i64(1, SHAPE(5), (int64_t[]){0, 0, 1, 3, 3}, 5);
+    tsr_tensor *src = make_i64(1, SHAPE(5), (int64_t[]){1, 2, 3, -5, 4}, 5), *out = NULL;
     CHECK_OK(tsr_scatter_reduce(self, 0, idx, src, TSR_REDUCE_MEAN, true, &out));
     check_i64(out, (int64_t[]){4, 11, 30, 13}, 4);
     drop(&out);
@@ -379,13 +361,13 @@ static void scatter_reduce_mean_floors_integers_and_can_exclude_self(void)
 
 static void scatter_in_place_checks_every_index_before_writing(void)
 {
-    tsr_tensor *self = arange(3, TSR_FLOAT32), *idx = i64(1, SHAPE(2), (int64_t[]){0, 3}, 2);
-    tsr_tensor *src = f32(1, SHAPE(2), (float[]){9, 9}, 2);
+    tsr_tensor *self = arange(3, TSR_FLOAT32), *idx = make_i64(1, SHAPE(2), (int64_t[]){0, 3}, 2);
+    tsr_tensor *src = make_f32(1, SHAPE(2), (float[]){9, 9}, 2);
     uint64_t v0 = tsr_tensor_version(self);
     CHECK_ERROR(tsr_scatter_(self, 0, idx, src, TSR_REDUCE_NONE), TSR_ERR_INDEX, "index 3");
     check_f32(self, (float[]){0, 1, 2}, 3); /* index 0 was not written either */
     CHECK_INT(tsr_tensor_version(self), v0);
-    tsr_tensor *ok = i64(1, SHAPE(2), (int64_t[]){2, 2}, 2);
+    tsr_tensor *ok = make_i64(1, SHAPE(2), (int64_t[]){2, 2}, 2);
     CHECK_OK(tsr_scatter_value_(self, 0, ok, tsr_scalar_float(2.5), TSR_REDUCE_PROD));
     check_f32(self, (float[]){0, 1, 12.5f}, 3);
     CHECK_TRUE(tsr_tensor_version(self) > v0);
@@ -394,8 +376,8 @@ static void scatter_in_place_checks_every_index_before_writing(void)
 
 static void scatter_in_place_refuses_src_sharing_self(void)
 {
-    tsr_tensor *self = arange(4, TSR_FLOAT32), *idx = i64(1, SHAPE(1), (int64_t[]){0}, 1);
-    tsr_tensor *part = NULL, *i32 = make(TSR_INT32, 1, SHAPE(1), (int32_t[]){0}, 4);
+    tsr_tensor *self = arange(4, TSR_FLOAT32), *idx = make_i64(1, SHAPE(1), (int64_t[]){0}, 1);
+    tsr_tensor *part = NULL, *i32 = make_tensor(TSR_INT32, 1, SHAPE(1), (int32_t[]){0}, 4);
     CHECK_OK(tsr_narrow(self, 0, 2, 1, &part));
     CHECK_ERROR(tsr_scatter_(self, 0, idx, part, TSR_REDUCE_NONE), TSR_ERR_INVALID_ARGUMENT,
                 "shares memory with self");
@@ -409,7 +391,7 @@ static void scatter_in_place_refuses_src_sharing_self(void)
 
 static void index_add_scales_by_alpha_and_index_copy_keeps_the_last(void)
 {
-    tsr_tensor *self = NULL, *idx = i64(1, SHAPE(3), (int64_t[]){1, 1, 0}, 3);
+    tsr_tensor *self = NULL, *idx = make_i64(1, SHAPE(3), (int64_t[]){1, 1, 0}, 3);
     tsr_tensor *src = grid(2, SHAPE(3, 2)), *out = NULL;
     CHECK_OK(tsr_zeros(2, SHAPE(2, 2), TSR_FLOAT32, NULL, &self));
     CHECK_OK(tsr_index_add(self, 0, idx, src, tsr_scalar_float(-1.5), &out));
@@ -455,7 +437,7 @@ static void repeat_tile_and_repeat_interleave(void)
     check_f32(out, (float[]){0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}, 12);
     drop(&out);
     int64_t dim = 1;
-    reps = i64(1, SHAPE(3), (int64_t[]){2, 0, 1}, 3);
+    reps = make_i64(1, SHAPE(3), (int64_t[]){2, 0, 1}, 3);
     CHECK_OK(tsr_repeat_interleave_tensor(t, reps, &dim, &out));
     check_f32(out, (float[]){0, 0, 2, 3, 3, 5}, 6);
     drop(&out);

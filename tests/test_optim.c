@@ -4,9 +4,8 @@
  * trips and refusals. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "check.h"
+#include "check_json.h"
 
-#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,27 +14,7 @@ static cJSON *values;
 
 static cJSON *load_values(void)
 {
-    const char *path = TSR_TEST_DATA_DIR "/optim_values.json";
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        CHECK_FAIL_("cannot open %s", path);
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *text = malloc((size_t)n + 1);
-    size_t got = text ? fread(text, 1, (size_t)n, f) : 0;
-    fclose(f);
-    cJSON *root = NULL;
-    if (text && got == (size_t)n) {
-        text[n] = '\0';
-        root = cJSON_Parse(text);
-    }
-    free(text);
-    if (!root)
-        CHECK_FAIL_("cannot parse %s", path);
-    return root;
+    return check_load_json(TSR_TEST_DATA_DIR "/optim_values.json");
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1,33 +1,12 @@
 /* Type promotion checked against the table PyTorch generated
  * (tests/data/promotion.json, written by golden/gen_promotion.py). */
-#include "check.h"
+#include "check_json.h"
 
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 
 static cJSON *load_table(void)
 {
-    const char *path = TSR_TEST_DATA_DIR "/promotion.json";
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        CHECK_FAIL_("cannot open %s", path);
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *text = malloc((size_t)n + 1);
-    size_t got = text ? fread(text, 1, (size_t)n, f) : 0;
-    fclose(f);
-    cJSON *root = NULL;
-    if (text && got == (size_t)n) {
-        text[n] = '\0';
-        root = cJSON_Parse(text);
-    }
-    free(text);
-    if (!root)
-        CHECK_FAIL_("cannot parse %s", path);
-    return root;
+    return check_load_json(TSR_TEST_DATA_DIR "/promotion.json");
 }
 
 /* tessera has no complex32: PyTorch's float16-with-complex result maps to

@@ -4,24 +4,6 @@
 
 #define SHAPE(...) ((const int64_t[]){__VA_ARGS__})
 
-static tsr_tensor *make(tsr_dtype dtype, int ndim, const int64_t *shape, const void *values,
-                        size_t bytes)
-{
-    tsr_tensor *t = NULL;
-    CHECK_OK(tsr_from_host(values, bytes, ndim, shape, dtype, NULL, &t));
-    return t;
-}
-
-static tsr_tensor *f32(int ndim, const int64_t *shape, const float *values, size_t n)
-{
-    return make(TSR_FLOAT32, ndim, shape, values, n * sizeof(float));
-}
-
-static tsr_tensor *i64(int ndim, const int64_t *shape, const int64_t *values, size_t n)
-{
-    return make(TSR_INT64, ndim, shape, values, n * sizeof(int64_t));
-}
-
 static void check_shape(const tsr_tensor *t, int ndim, const int64_t *shape)
 {
     if (!t) {
@@ -82,7 +64,7 @@ static const float SPECIALS[8] = {0.0f, -0.0f, NAN, 1.0f, -NAN, 0.0f, -0.0f, -IN
 
 static void sort_puts_nan_last_and_keeps_equal_zeros_in_order(void)
 {
-    tsr_tensor *t = f32(1, SHAPE(8), SPECIALS, 8), *v = NULL, *i = NULL;
+    tsr_tensor *t = make_f32(1, SHAPE(8), SPECIALS, 8), *v = NULL, *i = NULL;
     CHECK_OK(tsr_sort(t, 0, false, &v, &i));
     check_f32_bits(v, (float[]){-INFINITY, 0.0f, -0.0f, 0.0f, -0.0f, 1, NAN, -NAN}, 8);
     check_int(i, TSR_INT64, (int64_t[]){7, 0, 1, 5, 6, 3, 2, 4}, 8);
@@ -95,7 +77,7 @@ static void sort_puts_nan_last_and_keeps_equal_zeros_in_order(void)
 
 static void sort_descending_is_stable_for_ties(void)
 {
-    tsr_tensor *t = i64(1, SHAPE(6), (int64_t[]){2, 1, 2, 1, 2, 3}, 6), *idx = NULL;
+    tsr_tensor *t = make_i64(1, SHAPE(6), (int64_t[]){2, 1, 2, 1, 2, 3}, 6), *idx = NULL;
     CHECK_OK(tsr_argsort(t, 0, true, &idx));
     check_int(idx, TSR_INT64, (int64_t[]){5, 0, 2, 4, 1, 3}, 6);
     release((tsr_tensor *[]){t, idx}, 2);
@@ -103,7 +85,7 @@ static void sort_descending_is_stable_for_ties(void)
 
 static void sort_of_a_transposed_view_sorts_along_dim(void)
 {
-    tsr_tensor *t = i64(2, SHAPE(3, 2), (int64_t[]){3, 0, 1, 5, 2, 4}, 6), *tt = NULL;
+    tsr_tensor *t = make_i64(2, SHAPE(3, 2), (int64_t[]){3, 0, 1, 5, 2, 4}, 6), *tt = NULL;
     tsr_tensor *v = NULL, *i = NULL;
     CHECK_OK(tsr_transpose(t, 0, 1, &tt)); /* [[3, 1, 2], [0, 5, 4]] */
     CHECK_OK(tsr_sort(tt, 1, false, &v, &i));
@@ -126,7 +108,7 @@ static void sort_refuses_complex_and_selections_refuse_bool(void)
 
 static void topk_takes_the_largest_or_smallest_in_order(void)
 {
-    tsr_tensor *t = f32(1, SHAPE(4), (float[]){3, NAN, 1, -1}, 4), *v = NULL, *i = NULL;
+    tsr_tensor *t = make_f32(1, SHAPE(4), (float[]){3, NAN, 1, -1}, 4), *v = NULL, *i = NULL;
     CHECK_OK(tsr_topk(t, 2, 0, true, &v, &i)); /* NaN is the largest */
     check_f32_bits(v, (float[]){NAN, 3}, 2);
     check_int(i, TSR_INT64, (int64_t[]){1, 0}, 2);
@@ -140,7 +122,7 @@ static void topk_takes_the_largest_or_smallest_in_order(void)
 
 static void kthvalue_and_median_take_the_lower_middle(void)
 {
-    tsr_tensor *t = f32(2, SHAPE(2, 4), (float[]){4, 3, 1, 2, 1, NAN, 2, NAN}, 8);
+    tsr_tensor *t = make_f32(2, SHAPE(2, 4), (float[]){4, 3, 1, 2, 1, NAN, 2, NAN}, 8);
     tsr_tensor *v = NULL, *i = NULL, *m = NULL, *empty = NULL;
     CHECK_OK(tsr_median_dim(t, 1, false, &v, &i));
     check_shape(v, 1, SHAPE(2));
@@ -167,7 +149,7 @@ static const float VALUES[10] = {0.5f, -2.0f,    3.0f,      4.0f,  0.25f,
 
 static void searchsorted_bisects_like_pytorch(void)
 {
-    tsr_tensor *seq = f32(1, SHAPE(7), SEQ, 7), *vals = f32(1, SHAPE(10), VALUES, 10);
+    tsr_tensor *seq = make_f32(1, SHAPE(7), SEQ, 7), *vals = make_f32(1, SHAPE(10), VALUES, 10);
     tsr_tensor *out = NULL;
     CHECK_OK(tsr_searchsorted(seq, tsr_operand_tensor(vals), false, false, NULL, NULL, &out));
     check_int(out, TSR_INT64, (int64_t[]){2, 0, 6, 7, 2, 7, 7, 0, 1, 5}, 10);
@@ -187,10 +169,10 @@ static void searchsorted_bisects_like_pytorch(void)
 
 static void searchsorted_promotes_and_applies_a_sorter(void)
 {
-    tsr_tensor *seq = i64(1, SHAPE(4), (int64_t[]){1, 2, 2, 3}, 4), *out = NULL;
-    tsr_tensor *vals = f32(1, SHAPE(2), (float[]){2.5f, 2}, 2);
-    tsr_tensor *unsorted = f32(1, SHAPE(3), (float[]){3, 1, 2}, 3);
-    tsr_tensor *sorter = i64(1, SHAPE(3), (int64_t[]){1, 2, 0}, 3);
+    tsr_tensor *seq = make_i64(1, SHAPE(4), (int64_t[]){1, 2, 2, 3}, 4), *out = NULL;
+    tsr_tensor *vals = make_f32(1, SHAPE(2), (float[]){2.5f, 2}, 2);
+    tsr_tensor *unsorted = make_f32(1, SHAPE(3), (float[]){3, 1, 2}, 3);
+    tsr_tensor *sorter = make_i64(1, SHAPE(3), (int64_t[]){1, 2, 0}, 3);
     CHECK_OK(tsr_searchsorted(seq, tsr_operand_tensor(vals), false, false, NULL, NULL, &out));
     check_int(out, TSR_INT64, (int64_t[]){3, 1}, 2);
     drop(&out);
@@ -209,7 +191,7 @@ static void searchsorted_promotes_and_applies_a_sorter(void)
 
 static void unique_sorts_and_reports_inverse_and_counts(void)
 {
-    tsr_tensor *t = i64(1, SHAPE(6), (int64_t[]){3, 1, 2, 3, 5, 1}, 6);
+    tsr_tensor *t = make_i64(1, SHAPE(6), (int64_t[]){3, 1, 2, 3, 5, 1}, 6);
     tsr_tensor *u = NULL, *inv = NULL, *counts = NULL;
     CHECK_OK(tsr_unique(t, false, NULL, &u, &inv, &counts));
     check_int(u, TSR_INT64, (int64_t[]){1, 2, 3, 5}, 4);
@@ -220,7 +202,7 @@ static void unique_sorts_and_reports_inverse_and_counts(void)
 
 static void unique_with_dim_orders_rows_lexicographically(void)
 {
-    tsr_tensor *t = i64(2, SHAPE(4, 2), (int64_t[]){1, 2, 0, 5, 1, 2, 0, 4}, 8);
+    tsr_tensor *t = make_i64(2, SHAPE(4, 2), (int64_t[]){1, 2, 0, 5, 1, 2, 0, 4}, 8);
     tsr_tensor *u = NULL, *inv = NULL, *counts = NULL;
     int64_t dim = 0;
     CHECK_OK(tsr_unique(t, true, &dim, &u, &inv, &counts));
@@ -233,7 +215,7 @@ static void unique_with_dim_orders_rows_lexicographically(void)
 
 static void unique_consecutive_treats_each_nan_as_new(void)
 {
-    tsr_tensor *t = f32(1, SHAPE(7), (float[]){1, 1, NAN, NAN, 2, 2, 1}, 7);
+    tsr_tensor *t = make_f32(1, SHAPE(7), (float[]){1, 1, NAN, NAN, 2, 2, 1}, 7);
     tsr_tensor *u = NULL, *inv = NULL, *counts = NULL, *half = NULL;
     CHECK_OK(tsr_unique_consecutive(t, NULL, &u, &inv, &counts));
     check_f32_bits(u, (float[]){1, NAN, NAN, 2, 1}, 5);
