@@ -499,8 +499,12 @@ static void release_all(tsr_tensor **tensors, size_t n)
         tsr_tensor_release(tensors[i]);
 }
 
-/* Where input j's gradient can be read: its grad_fn's input, or its leaf
- * accumulator (none if no op used the leaf). */
+/* Where input j's gradient can be read: the tensor's gradient edge, its
+ * grad_fn's input or its leaf's accumulator. The accumulator is created here
+ * if no op made it yet, before the outputs' edges are taken, so an output
+ * that is the input itself (y = x) leads to the same node; c->node holds a
+ * reference the caller drops. A leaf no op used gets a fresh accumulator
+ * outside the graph, so its capture stays empty ("not used"). */
 static tsr_status input_capture(size_t j, const tsr_tensor *t, capture *c)
 {
     if (!t)
@@ -508,9 +512,13 @@ static tsr_status input_capture(size_t j, const tsr_tensor *t, capture *c)
     if (!tsr__requires_grad(t))
         return tsr__set_error(TSR_ERR_AUTOGRAD, "autograd_grad: input %zu does not require grad",
                               j);
-    const tsr__autograd_meta *meta = t->autograd;
-    *c =
-        meta->grad_fn ? (capture){meta->grad_fn, meta->output_nr} : (capture){meta->accumulator, 0};
+    tsr__edge edge;
+    tsr_status st = tsr__gradient_edge(t, &edge);
+    if (st != TSR_OK) {
+        tsr__prefix_error("autograd_grad: input %zu", j);
+        return st;
+    }
+    *c = (capture){edge.node, edge.input_nr};
     return TSR_OK;
 }
 
@@ -548,6 +556,8 @@ tsr_status tsr_autograd_grad(const tsr_tensor *const *outputs, size_t num_output
     else if (found)
         release_all(found, num_inputs);
     free(found);
+    for (size_t j = 0; captures && j < num_inputs; j++)
+        tsr__node_release((tsr__node *)captures[j].node);
     free(captures);
     return st;
 }

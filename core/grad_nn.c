@@ -48,36 +48,6 @@ static tsr_status node_for(const char *name, tsr__backward_fn backward,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Identity (dropout that drops nothing)                                     */
-/* ------------------------------------------------------------------------ */
-
-static tsr_status identity_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
-{
-    (void)node;
-    tsr_tensor_retain(grads[0]);
-    gi[0] = grads[0];
-    return TSR_OK;
-}
-
-tsr_status tsr__nn_identity(const char *name, const tsr_tensor *input, tsr_tensor **out)
-{
-    if (!tsr__grad_wanted(&input, 1)) {
-        tsr_tensor_retain(input);
-        *out = (tsr_tensor *)input;
-        return TSR_OK;
-    }
-    tsr_tensor *alias = NULL;
-    tsr__node *node = NULL;
-    tsr_status st = tsr_detach(input, &alias);
-    if (st == TSR_OK)
-        st = node_for(name, identity_backward, &input, 1, 0, 0, alias, &node);
-    if (st == TSR_OK && node)
-        st = tsr__node_attach(node, 0, alias);
-    tsr__node_release(node);
-    return tsr__deliver(st, alias, out);
-}
-
-/* ------------------------------------------------------------------------ */
 /* softmax, log_softmax                                                      */
 /* ------------------------------------------------------------------------ */
 

@@ -5,6 +5,7 @@
 #include "error.h"
 #include "reduce.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -427,6 +428,96 @@ static tsr_tensor *cumprod_grad(tsr__gx *x, const reduce_grad_attrs *a, const ts
     return early ? tsr__gx_where(x, before, T(early), T(late)) : NULL;
 }
 
+/* cummax / cummin, as PyTorch's cummaxmin_backward: each gradient goes to
+ * the element its output took the value from,
+ * zeros_like(input).scatter_add(dim, indices, g). */
+static tsr_tensor *cummaxmin_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_tensor *indices,
+                                  const tsr_tensor *g)
+{
+    if (x->status != TSR_OK || !indices)
+        return NULL;
+    if (a->ndim == 0)
+        return same(x, g);
+    for (int d = 0; d < a->ndim; d++) {
+        if (a->in_shape[d] == 0)
+            return NULL; /* no elements: a zero gradient */
+    }
+    tsr_tensor *zeros = NULL, *r = NULL;
+    tsr_status st =
+        tsr_zeros(a->ndim, a->in_shape, tsr_tensor_dtype(g), tsr_tensor_backend(g), &zeros);
+    tsr__gx_keep(x, st, zeros);
+    if (st == TSR_OK) {
+        st = tsr_scatter_add(zeros, a->dim, indices, g, &r);
+        tsr__gx_keep(x, st, r);
+    }
+    return r;
+}
+
+/* The lowest finite value of a floating dtype (PyTorch's
+ * numeric_limits<scalar_t>::lowest()). */
+static double lowest_of(tsr_dtype dtype)
+{
+    switch (dtype) {
+    case TSR_FLOAT16:
+        return -65504.0;
+    case TSR_BFLOAT16:
+        return -3.38953138925153547590470800371487866880e+38;
+    case TSR_FLOAT32:
+        return -(double)FLT_MAX;
+    default:
+        return -DBL_MAX;
+    }
+}
+
+/* flip(logcumsumexp(flip(v, dim), dim), dim): log of the sums of exp(v)
+ * from each position to the end of dim. */
+static tsr_tensor *reverse_logcumsumexp(tsr__gx *x, const tsr_tensor *v, int dim)
+{
+    if (x->status != TSR_OK || !v)
+        return NULL;
+    int64_t d = dim;
+    tsr_tensor *flipped = NULL, *scanned = NULL, *back = NULL;
+    tsr_status st = tsr_flip(v, &d, 1, &flipped);
+    tsr__gx_keep(x, st, flipped);
+    if (st == TSR_OK) {
+        st = tsr_logcumsumexp(flipped, d, &scanned);
+        tsr__gx_keep(x, st, scanned);
+    }
+    if (st == TSR_OK) {
+        st = tsr_flip(scanned, &d, 1, &back);
+        tsr__gx_keep(x, st, back);
+    }
+    return back;
+}
+
+/* logcumsumexp, as PyTorch 1.13's logcumsumexp_backward for real inputs:
+ * the gradient is exp(x) * reverse_cumsum(g * exp(-out)), computed in log
+ * space with g split into its positive and negative parts (log|g| where g
+ * has that sign, the dtype's lowest value elsewhere):
+ * exp(reverse_logcumsumexp(log g+ - out) + x) - the same for g-. */
+static tsr_tensor *logcumsumexp_grad(tsr__gx *x, const reduce_grad_attrs *a,
+                                     const tsr_tensor *input, const tsr_tensor *result,
+                                     const tsr_tensor *g)
+{
+    if (x->status != TSR_OK || !g)
+        return NULL;
+    if (a->ndim == 0 || tsr_tensor_numel(g) == 0)
+        return same(x, g);
+    tsr_operand lowest = F(lowest_of(tsr_tensor_dtype(g)));
+    tsr_tensor *log_abs = tsr__gx_unary(x, TSR_OP_LOG, tsr__gx_unary(x, TSR_OP_ABS, g));
+    tsr_tensor *positive = compare(x, TSR_OP_GT, g, F(0.0));
+    tsr_tensor *negative = compare(x, TSR_OP_LT, g, F(0.0));
+    tsr_tensor *log_pos = positive ? tsr__gx_where(x, positive, T(log_abs), lowest) : NULL;
+    tsr_tensor *log_neg = negative ? tsr__gx_where(x, negative, T(log_abs), lowest) : NULL;
+    tsr_tensor *out_pos = tsr__gx_unary(
+        x, TSR_OP_EXP,
+        tsr__gx_add(x, reverse_logcumsumexp(x, tsr__gx_sub(x, log_pos, result), a->dim), input));
+    tsr_tensor *out_neg = tsr__gx_unary(
+        x, TSR_OP_EXP,
+        tsr__gx_add(x, reverse_logcumsumexp(x, tsr__gx_sub(x, log_neg, result), a->dim), input));
+    return tsr__gx_sub(x, out_pos, out_neg);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The node                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -435,14 +526,15 @@ static tsr_tensor *cumprod_grad(tsr__gx *x, const reduce_grad_attrs *a, const ts
 static bool saves_input(tsr__reduce_grad_kind kind)
 {
     return kind != TSR__RGRAD_SUM && kind != TSR__RGRAD_MEAN && kind != TSR__RGRAD_SELECT &&
-           kind != TSR__RGRAD_CUMSUM;
+           kind != TSR__RGRAD_CUMSUM && kind != TSR__RGRAD_CUMMAXMIN;
 }
 
 static bool saves_result(tsr__reduce_grad_kind kind)
 {
     return kind == TSR__RGRAD_EXTREMUM || kind == TSR__RGRAD_EXTREMUM_ALL ||
            kind == TSR__RGRAD_AMINMAX || kind == TSR__RGRAD_STD || kind == TSR__RGRAD_STD_MEAN ||
-           kind == TSR__RGRAD_NORM || kind == TSR__RGRAD_LOGSUMEXP || kind == TSR__RGRAD_CUMPROD;
+           kind == TSR__RGRAD_NORM || kind == TSR__RGRAD_LOGSUMEXP || kind == TSR__RGRAD_CUMPROD ||
+           kind == TSR__RGRAD_LOGCUMSUMEXP;
 }
 
 /* The gradient of the mean output of var_mean / std_mean, added to the first. */
@@ -500,6 +592,10 @@ static tsr_tensor *formula(tsr__gx *x, tsr__node *node, const reduce_grad_attrs 
         return a->ndim == 0 ? same(x, g) : reverse_cumsum(x, g, a->dim);
     case TSR__RGRAD_CUMPROD:
         return cumprod_grad(x, a, input, result, g);
+    case TSR__RGRAD_CUMMAXMIN:
+        return cummaxmin_grad(x, a, saved(x, node, SAVED_INDICES), g);
+    case TSR__RGRAD_LOGCUMSUMEXP:
+        return logcumsumexp_grad(x, a, input, result, g);
     case TSR__RGRAD_NONE:
         break;
     }
@@ -566,12 +662,12 @@ tsr_status tsr__grad_record_reduce(tsr__reduce_grad_kind kind, const char *name,
 }
 
 tsr_status tsr__grad_record_scan(tsr__reduce_grad_kind kind, const char *name, const tsr_tensor *t,
-                                 int dim, tsr_tensor *out)
+                                 int dim, tsr_tensor *out, const tsr_tensor *indices)
 {
     if (!wanted(t, &out))
         return TSR_OK;
     reduce_grad_attrs attrs = {.kind = kind, .ndim = t->ndim, .dim = dim, .terms = 1};
     memcpy(attrs.in_shape, t->shape, (size_t)t->ndim * sizeof *t->shape);
     memcpy(attrs.kept_shape, t->shape, (size_t)t->ndim * sizeof *t->shape);
-    return record(name, &attrs, t, &out, 1, NULL);
+    return record(name, &attrs, t, &out, 1, indices);
 }

@@ -63,11 +63,6 @@ tsr_status tsr__attention_scores(const tsr__attention *a, int64_t start, int64_t
 
 /* ---- gradients (grad_nn.c, grad_attention.c) ---------------------------- */
 
-/* input itself as an op's result; when input requires grad, an alias of
- * its storage made by a node of that name, so the gradient passes through
- * (the engine does not treat an output that is its own input). */
-tsr_status tsr__nn_identity(const char *name, const tsr_tensor *input, tsr_tensor **out);
-
 /* Record one node each (nothing unless an input requires grad). */
 tsr_status tsr__grad_record_softmax(tsr_op op, const tsr_tensor *t, int dim, tsr_tensor *y);
 /* layer_norm (mean given) or rms_norm (mean NULL, bias NULL) over the last

@@ -40,8 +40,12 @@ tsr_status tsr_dropout(const tsr_tensor *input, double p, bool training, tsr_gen
         return tsr__set_error(TSR_ERR_VALUE,
                               "%s: dropout probability has to be between 0 and 1, but got %g", name,
                               p);
-    if (p == 0.0 || !training || tsr_tensor_numel(input) == 0)
-        return tsr__nn_identity(name, input, out);
+    if (p == 0.0 || !training || tsr_tensor_numel(input) == 0) {
+        /* input itself, as in PyTorch (its history too: y = x) */
+        tsr_tensor_retain(input);
+        *out = (tsr_tensor *)input;
+        return TSR_OK;
+    }
     if (p == 1.0) { /* input * 0, so NaN stays NaN */
         tsr_tensor *zero = NULL;
         tsr_status st = tsr_zeros(0, NULL, input->dtype, tsr_tensor_backend(input), &zero);

@@ -6,14 +6,25 @@
 #include "reduce.h"
 #include "shape.h"
 
-/* cumsum and cumprod have formulas; the other scans record that theirs is
- * missing, so backward through them fails instead of dropping the gradient. */
-static tsr_status record(tsr_op kernel, const tsr_tensor *t, int dim, tsr_tensor *out)
+/* Records the scan's node: out is its floating result, indices cummax's
+ * and cummin's (NULL for the others). */
+static tsr_status record(tsr_op kernel, const tsr_tensor *t, int dim, tsr_tensor *out,
+                         const tsr_tensor *indices)
 {
-    if (kernel == TSR_OP_CUMSUM)
-        return tsr__grad_record_scan(TSR__RGRAD_CUMSUM, "cumsum", t, dim, out);
-    if (kernel == TSR_OP_CUMPROD)
-        return tsr__grad_record_scan(TSR__RGRAD_CUMPROD, "cumprod", t, dim, out);
+    switch (kernel) {
+    case TSR_OP_CUMSUM:
+        return tsr__grad_record_scan(TSR__RGRAD_CUMSUM, "cumsum", t, dim, out, NULL);
+    case TSR_OP_CUMPROD:
+        return tsr__grad_record_scan(TSR__RGRAD_CUMPROD, "cumprod", t, dim, out, NULL);
+    case TSR_OP_CUMMAX:
+        return tsr__grad_record_scan(TSR__RGRAD_CUMMAXMIN, "cummax", t, dim, out, indices);
+    case TSR_OP_CUMMIN:
+        return tsr__grad_record_scan(TSR__RGRAD_CUMMAXMIN, "cummin", t, dim, out, indices);
+    case TSR_OP_LOGCUMSUMEXP:
+        return tsr__grad_record_scan(TSR__RGRAD_LOGCUMSUMEXP, "logcumsumexp", t, dim, out, NULL);
+    default:
+        break;
+    }
     const tsr_tensor *inputs[1] = {t};
     return tsr__grad_record_unimplemented(tsr_op_name(kernel), inputs, 1, out);
 }
@@ -52,7 +63,7 @@ static tsr_status scan(tsr_op kernel, const tsr_tensor *t, int64_t dim, tsr_dtyp
                          noutputs, &attrs);
     tsr_tensor_release(input);
     if (st == TSR_OK)
-        st = record(kernel, t, d, results[0]);
+        st = record(kernel, t, d, results[0], results[1]);
     if (st != TSR_OK) {
         tsr_tensor_release(results[0]);
         tsr_tensor_release(results[1]);

@@ -52,6 +52,8 @@ typedef enum tsr__reduce_grad_kind {
     TSR__RGRAD_LOGSUMEXP,
     TSR__RGRAD_CUMSUM,
     TSR__RGRAD_CUMPROD,
+    TSR__RGRAD_CUMMAXMIN, /* cummax, cummin: to the indices (passed as indices) */
+    TSR__RGRAD_LOGCUMSUMEXP,
 } tsr__reduce_grad_kind;
 
 /* One reduction kernel call: t converted to `compute`, outputs of the given
@@ -88,8 +90,9 @@ tsr_status tsr__reduce_retype(const char *op, tsr_tensor **t, tsr_dtype dtype);
 tsr_status tsr__grad_record_reduce(tsr__reduce_grad_kind kind, const char *name,
                                    const tsr_tensor *t, const tsr__reduce_plan *plan, double param,
                                    tsr_tensor *const *outs, int nouts, const tsr_tensor *indices);
-/* Records cumsum or cumprod of t along dim (wrapped). */
+/* Records scan `name` of t along dim (wrapped); indices: cummax's and
+ * cummin's int64 indices (NULL for the others). */
 tsr_status tsr__grad_record_scan(tsr__reduce_grad_kind kind, const char *name, const tsr_tensor *t,
-                                 int dim, tsr_tensor *out);
+                                 int dim, tsr_tensor *out, const tsr_tensor *indices);
 
 #endif

@@ -508,6 +508,73 @@ static void autograd_grad_sums_over_several_outputs(void)
     tsr_tensor_release(twos);
 }
 
+/* torch.autograd.grad(x, x, g) is g: the output is the input leaf itself,
+ * whose accumulator no op has created yet. */
+static void autograd_grad_of_a_leaf_with_respect_to_itself_is_the_incoming_gradient(void)
+{
+    tsr_tensor *x = vec(2, (double[]){1, 2}, true), *g = vec(2, (double[]){3, 4}, false);
+    tsr_tensor *u = vec(2, (double[]){5, 6}, true), *r[2] = {NULL, NULL};
+    const tsr_tensor *outs[1] = {x}, *ins[2] = {x, u}, *seeds[1] = {g};
+    CHECK_OK(tsr_autograd_grad(outs, 1, ins, 1, seeds, 0, r));
+    check_values(r[0], (double[]){3, 4}, 2, 0);
+    tsr_tensor_release(r[0]);
+    r[0] = NULL;
+    tsr_tensor *gx = NULL;
+    CHECK_OK(tsr_tensor_grad(x, &gx));
+    CHECK_TRUE(gx == NULL);
+    /* twice: the accumulator made for the first call is gone or reused */
+    CHECK_OK(tsr_autograd_grad(outs, 1, ins, 1, seeds, 0, r));
+    check_values(r[0], (double[]){3, 4}, 2, 0);
+    tsr_tensor_release(r[0]);
+    r[0] = NULL;
+    /* a scalar leaf with no gradient given gets ones */
+    tsr_tensor *s = scalar(7, true), *gs = NULL;
+    const tsr_tensor *souts[1] = {s};
+    CHECK_OK(tsr_autograd_grad(souts, 1, souts, 1, NULL, 0, &gs));
+    check_values(gs, (double[]){1}, 1, 0);
+    tsr_tensor_release(gs);
+    /* another leaf, unused, is still reported */
+    CHECK_ERROR(tsr_autograd_grad(outs, 1, ins, 2, seeds, 0, r), TSR_ERR_AUTOGRAD,
+                "not to have been used");
+    CHECK_OK(tsr_autograd_grad(outs, 1, ins, 2, seeds, TSR_GRAD_ALLOW_UNUSED, r));
+    check_values(r[0], (double[]){3, 4}, 2, 0);
+    CHECK_TRUE(r[1] == NULL);
+    tsr_tensor_release(r[0]);
+    tsr_tensor_release(x);
+    tsr_tensor_release(u);
+    tsr_tensor_release(g);
+    tsr_tensor_release(s);
+}
+
+/* An identity of the leaf passes g on too: a same-shape view (ViewBackward in
+ * torch) and dropout with p = 0, which returns the input itself. */
+static void autograd_grad_through_an_identity_of_a_leaf_is_the_incoming_gradient(void)
+{
+    tsr_tensor *x = vec(3, (double[]){1, 2, 3}, true), *g = vec(3, (double[]){4, 5, 6}, false);
+    tsr_tensor *v = NULL, *d = NULL, *r = NULL;
+    CHECK_OK(tsr_view(x, 1, (int64_t[]){3}, &v));
+    const tsr_tensor *ins[1] = {x}, *seeds[1] = {g}, *vouts[1] = {v};
+    CHECK_OK(tsr_autograd_grad(vouts, 1, ins, 1, seeds, 0, &r));
+    check_values(r, (double[]){4, 5, 6}, 3, 0);
+    tsr_tensor_release(r);
+    CHECK_OK(tsr_dropout(x, 0.0, true, NULL, &d));
+    CHECK_TRUE(d == x);
+    const tsr_tensor *douts[1] = {d};
+    CHECK_OK(tsr_autograd_grad(douts, 1, ins, 1, seeds, 0, &r));
+    check_values(r, (double[]){4, 5, 6}, 3, 0);
+    tsr_tensor_release(r);
+    tsr_tensor_release(d);
+    CHECK_OK(tsr_dropout(x, 0.5, false, NULL, &d));
+    douts[0] = d;
+    CHECK_OK(tsr_autograd_grad(douts, 1, ins, 1, seeds, 0, &r));
+    check_values(r, (double[]){4, 5, 6}, 3, 0);
+    tsr_tensor_release(r);
+    tsr_tensor_release(d);
+    tsr_tensor_release(v);
+    tsr_tensor_release(x);
+    tsr_tensor_release(g);
+}
+
 /* A tiny regression fitted by gradient descent: every step's graph must be
  * freed (the sanitizer build checks for leaks) and the loss must fall. */
 static void training_steps_reduce_the_loss(void)
@@ -588,6 +655,8 @@ int main(void)
     RUN_TEST(views_propagate_gradients);
     RUN_TEST(backward_of_a_leaf_accumulates_the_seed);
     RUN_TEST(autograd_grad_sums_over_several_outputs);
+    RUN_TEST(autograd_grad_of_a_leaf_with_respect_to_itself_is_the_incoming_gradient);
+    RUN_TEST(autograd_grad_through_an_identity_of_a_leaf_is_the_incoming_gradient);
     RUN_TEST(training_steps_reduce_the_loss);
     RUN_TEST(set_grad_checks_shape_and_dtype);
     return check_summary("test_autograd");

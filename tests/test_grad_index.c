@@ -129,6 +129,21 @@ static tsr_status f_scatter_sum_exclude(const tsr_tensor *const *in, tsr_tensor 
     WITH_INDEX(index_of(2, SHAPE(2, 2), (int64_t[]){1, 1, 1, 0}, 4),
                tsr_scatter_reduce(in[0], 0, index_, in[1], TSR_REDUCE_SUM, false, out));
 }
+#define SCATTER_REDUCE(fname, reduce, include_self)                                                \
+    static tsr_status fname(const tsr_tensor *const *in, tsr_tensor **out)                         \
+    {                                                                                              \
+        WITH_INDEX(index_of(2, SHAPE(2, 2), (int64_t[]){1, 1, 1, 0}, 4),                           \
+                   tsr_scatter_reduce(in[0], 0, index_, in[1], reduce, include_self, out));        \
+    }
+SCATTER_REDUCE(f_scatter_mean, TSR_REDUCE_MEAN, true)
+SCATTER_REDUCE(f_scatter_mean_exclude, TSR_REDUCE_MEAN, false)
+SCATTER_REDUCE(f_scatter_amax, TSR_REDUCE_AMAX, true)
+SCATTER_REDUCE(f_scatter_amax_exclude, TSR_REDUCE_AMAX, false)
+SCATTER_REDUCE(f_scatter_amin, TSR_REDUCE_AMIN, true)
+SCATTER_REDUCE(f_scatter_amin_exclude, TSR_REDUCE_AMIN, false)
+SCATTER_REDUCE(f_scatter_prod, TSR_REDUCE_PROD, true)
+SCATTER_REDUCE(f_scatter_prod_exclude, TSR_REDUCE_PROD, false)
+#undef SCATTER_REDUCE
 static tsr_status f_index_add(const tsr_tensor *const *in, tsr_tensor **out)
 {
     WITH_INDEX(index_of(1, SHAPE(2), (int64_t[]){1, 1}, 2),
@@ -285,6 +300,14 @@ static const grad_case CASES[] = {
     {"scatter_value", f_scatter_value, MAT(2, 3)},
     {"scatter_add", f_scatter_add, 2, {2, 2}, {{2, 2}, {3, 2}}},
     {"scatter_reduce_sum_exclude", f_scatter_sum_exclude, 2, {2, 2}, {{2, 2}, {2, 3}}},
+    {"scatter_reduce_mean", f_scatter_mean, 2, {2, 2}, {{2, 2}, {2, 3}}},
+    {"scatter_reduce_mean_exclude", f_scatter_mean_exclude, 2, {2, 2}, {{3, 2}, {2, 2}}},
+    {"scatter_reduce_amax", f_scatter_amax, 2, {2, 2}, {{2, 2}, {2, 3}}},
+    {"scatter_reduce_amax_exclude", f_scatter_amax_exclude, 2, {2, 2}, {{3, 2}, {2, 2}}},
+    {"scatter_reduce_amin", f_scatter_amin, 2, {2, 2}, {{2, 2}, {3, 2}}},
+    {"scatter_reduce_amin_exclude", f_scatter_amin_exclude, 2, {2, 2}, {{2, 2}, {2, 3}}},
+    {"scatter_reduce_prod", f_scatter_prod, 2, {2, 2}, {{2, 2}, {2, 3}}},
+    {"scatter_reduce_prod_exclude", f_scatter_prod_exclude, 2, {2, 2}, {{3, 2}, {2, 2}}},
     {"index_add", f_index_add, 2, {2, 2}, {{3, 2}, {2, 2}}},
     {"index_copy", f_index_copy, 2, {2, 2}, {{3, 2}, {2, 2}}},
     {"index_add_", f_index_add_, 2, {2, 2}, {{3, 2}, {2, 2}}},
@@ -403,17 +426,18 @@ static void every_index_gradient_matches_finite_differences_of_itself(void)
         run(&CASES[i], true);
 }
 
-/* An op with no formula yet fails in backward instead of dropping the gradient. */
-static void scatter_reduce_amax_backward_is_an_error_not_a_zero(void)
+/* An op with no formula yet fails in backward instead of dropping the
+ * gradient: scatter's own reduce=multiply (scatter_reduce's prod has one). */
+static void scatter_multiply_backward_is_an_error_not_a_zero(void)
 {
     tsr_tensor *x = make_input(1, SHAPE(3), 1), *src = make_input(1, SHAPE(2), 2), *y = NULL;
     tsr_tensor *index = index_of(1, SHAPE(2), (int64_t[]){0, 0}, 2), *g = NULL;
-    CHECK_OK(tsr_scatter_reduce(x, 0, index, src, TSR_REDUCE_AMAX, true, &y));
+    CHECK_OK(tsr_scatter(x, 0, index, src, TSR_REDUCE_PROD, &y));
     tsr_tensor *ones = NULL;
     CHECK_OK(tsr_ones(1, SHAPE(3), TSR_FLOAT64, NULL, &ones));
     CHECK_ERROR(tsr_autograd_grad((const tsr_tensor *[]){y}, 1, (const tsr_tensor *[]){x}, 1,
                                   (const tsr_tensor *[]){ones}, 0, &g),
-                TSR_ERR_UNIMPLEMENTED, "scatter_reduce");
+                TSR_ERR_UNIMPLEMENTED, "scatter");
     const tsr_tensor *all[6] = {x, src, y, index, g, ones};
     for (int i = 0; i < 6; i++)
         tsr_tensor_release(all[i]);
@@ -453,7 +477,7 @@ int main(void)
 {
     RUN_TEST(every_index_op_matches_finite_differences);
     RUN_TEST(every_index_gradient_matches_finite_differences_of_itself);
-    RUN_TEST(scatter_reduce_amax_backward_is_an_error_not_a_zero);
+    RUN_TEST(scatter_multiply_backward_is_an_error_not_a_zero);
     RUN_TEST(embedding_padding_row_gets_no_gradient);
     RUN_TEST(unique_records_no_gradient);
     return check_summary("test_grad_index");

@@ -2,7 +2,8 @@
  * finite differences in float64 (tsr_gradcheck), the Jacobian of the
  * gradient itself (double backward) where the formula is smooth, and the
  * rules finite differences cannot see: ties, zeros of prod and cumprod, NaN,
- * and scans without a formula. Inputs stay away from ties and kinks. */
+ * the indices of cummax and cummin, and large inputs of logcumsumexp.
+ * Inputs stay away from ties and kinks. */
 #include "check.h"
 
 #include <stdlib.h>
@@ -193,6 +194,24 @@ static tsr_status f_cumprod(const tsr_tensor *x, tsr_tensor **out)
 {
     return tsr_cumprod(x, -1, TSR_DTYPE_INFER, out);
 }
+static tsr_status f_cummax(const tsr_tensor *x, tsr_tensor **out)
+{
+    tsr_tensor *indices = NULL;
+    tsr_status st = tsr_cummax(x, 0, out, &indices);
+    tsr_tensor_release(indices);
+    return st;
+}
+static tsr_status f_cummin(const tsr_tensor *x, tsr_tensor **out)
+{
+    tsr_tensor *indices = NULL;
+    tsr_status st = tsr_cummin(x, -1, out, &indices);
+    tsr_tensor_release(indices);
+    return st;
+}
+static tsr_status f_logcumsumexp(const tsr_tensor *x, tsr_tensor **out)
+{
+    return tsr_logcumsumexp(x, 1, out);
+}
 
 #define IN(...)                                                                                    \
     {                                                                                              \
@@ -242,6 +261,10 @@ static const grad_case CASES[] = {
     {"cumsum", f_cumsum, IN(2, 4), false},
     {"cumprod", f_cumprod, IN(2, 4), false},
     {"cumprod_zeros", f_cumprod, VALUES(CUMPROD_ZEROS, 2, 4), false},
+    {"cummax", f_cummax, IN(3, 4), true},
+    {"cummin", f_cummin, IN(3, 4), true},
+    {"logcumsumexp", f_logcumsumexp, IN(2, 4), false},
+    {"logcumsumexp_3d", f_logcumsumexp, IN(2, 3, 2), false},
 };
 
 /* ---- gradcheck ---------------------------------------------------------- */
@@ -433,28 +456,29 @@ static void norm_two_of_zeros_has_zero_gradient(void)
     check_gradient("norm of zeros", f_norm_all, zeros, 1, &three, (const double[]){0, 0, 0}, 3);
 }
 
-static tsr_status f_cummax(const tsr_tensor *x, tsr_tensor **out)
+static void cummax_sends_the_gradient_to_the_running_maximum(void)
 {
-    tsr_tensor *indices = NULL;
-    tsr_status st = tsr_cummax(x, 0, out, &indices);
-    tsr_tensor_release(indices);
-    return st;
+    /* torch.cummax(x, 0) for x = [1, 3, 2, 4]: indices [0, 1, 1, 3] */
+    const double v[4] = {1, 3, 2, 4};
+    const int64_t four = 4;
+    check_gradient("cummax", f_cummax, v, 1, &four, (const double[]){1, 2, 0, 1}, 4);
+    /* torch.cummin(x, -1) for x = [3, 1, 2, 0]: indices [0, 1, 1, 3] */
+    const double w[4] = {3, 1, 2, 0};
+    check_gradient("cummin", f_cummin, w, 1, &four, (const double[]){1, 2, 0, 1}, 4);
 }
 
-static void scans_without_a_formula_refuse_backward(void)
+static tsr_status f_logcumsumexp_0(const tsr_tensor *x, tsr_tensor **out)
 {
-    const double v[3] = {1, 2, 3};
-    const int64_t three = 3;
-    tsr_tensor *x = NULL, *y = NULL, *total = NULL;
-    CHECK_OK(tsr_from_host(v, sizeof v, 1, &three, TSR_FLOAT64, NULL, &x));
-    CHECK_OK(tsr_tensor_set_requires_grad(x, true));
-    CHECK_OK(f_cummax(x, &y));
-    CHECK_TRUE(tsr_tensor_requires_grad(y));
-    CHECK_OK(tsr_sum(y, NULL, 0, false, TSR_DTYPE_INFER, &total));
-    CHECK_ERROR(tsr_backward(total, NULL, 0), TSR_ERR_UNIMPLEMENTED, "cummax");
-    tsr_tensor_release(x);
-    tsr_tensor_release(y);
-    tsr_tensor_release(total);
+    return tsr_logcumsumexp(x, 0, out);
+}
+
+static void logcumsumexp_gradient_is_stable_for_large_inputs(void)
+{
+    /* exp(x) overflows; the gradient of the sum is [1 + 1/2, 1/2] */
+    const double v[2] = {1000, 1000};
+    const int64_t two = 2;
+    check_gradient("logcumsumexp large", f_logcumsumexp_0, v, 1, &two, (const double[]){1.5, 0.5},
+                   2);
 }
 
 static void integer_results_record_nothing(void)
@@ -481,7 +505,8 @@ int main(void)
     RUN_TEST(prod_with_zeros_gives_the_product_of_the_others);
     RUN_TEST(cumprod_with_zeros_matches_pytorch);
     RUN_TEST(norm_two_of_zeros_has_zero_gradient);
-    RUN_TEST(scans_without_a_formula_refuse_backward);
+    RUN_TEST(cummax_sends_the_gradient_to_the_running_maximum);
+    RUN_TEST(logcumsumexp_gradient_is_stable_for_large_inputs);
     RUN_TEST(integer_results_record_nothing);
     return check_summary("test_grad_reduce");
 }
