@@ -143,6 +143,9 @@ static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
             tsr__vk_add(b, &n, op, dtype, out, tsr__vk_kernel_elementwise);
         }
     }
+    /* matmul: float32 only, the one dtype matmul.comp computes. */
+    if ((have & TSR__VK_BIT(TSR_FLOAT32)) && tsr__vk_matmul_supported(b))
+        tsr__vk_add(b, &n, TSR_OP_MATMUL, TSR_FLOAT32, TSR_FLOAT32, tsr__vk_kernel_matmul);
     return n;
 }
 

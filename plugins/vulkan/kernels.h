@@ -24,6 +24,11 @@ int tsr__vk_elementwise_bool_out(int32_t op);
 /* The shader (enum tsr__vk_shader) running `op` on `dtype`. */
 int tsr__vk_elementwise_shader(int32_t op, int32_t dtype);
 
+/* kernels_matmul.c: matmul on float32, and whether this device runs it. */
+struct tsr__vk_backend;
+int tsr__vk_kernel_matmul(void *backend, const tsr_kernel_args *args);
+int tsr__vk_matmul_supported(const struct tsr__vk_backend *b);
+
 /* kernels_copy.c: copy (any dtype to any dtype) and fill. */
 int tsr__vk_kernel_copy(void *backend, const tsr_kernel_args *args);
 int tsr__vk_kernel_fill(void *backend, const tsr_kernel_args *args);

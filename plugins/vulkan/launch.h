@@ -33,6 +33,12 @@ struct tsr__vk_launch {
  * Returns TSR_OK or a negative status after set_error. */
 int tsr__vk_launch(struct tsr__vk_backend *b, const struct tsr__vk_launch *l);
 
+/* Records a matrix product (shaders/matmul.comp): out [..., M, N], in[0]
+ * [..., M, K], in[1] [..., K, N], optional in[2] of the output's shape, all
+ * of the output's rank; l->scalar[0] and [2] hold alpha and beta as float
+ * bits ([1] is overwritten with K). Empty outputs record nothing. */
+int tsr__vk_launch_matmul(struct tsr__vk_backend *b, const struct tsr__vk_launch *l);
+
 /* Size in bytes of a dtype id, 0 for an unknown id. */
 int64_t tsr__vk_dtype_size(int32_t dtype);
 

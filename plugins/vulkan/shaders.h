@@ -27,7 +27,8 @@ enum { TSR__VK_NEEDS_INT64 = 1, TSR__VK_NEEDS_FLOAT64 = 2 };
     X(EW_FLOAT, "ew_float", 0)                                                                     \
     X(EW_INT, "ew_int", 0)                                                                         \
     X(EW_INT64, "ew_int64", TSR__VK_NEEDS_INT64)                                                   \
-    X(EW_FLOAT64, "ew_float64", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)
+    X(EW_FLOAT64, "ew_float64", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)                   \
+    X(MATMUL, "matmul", 0)
 
 enum tsr__vk_shader {
 #define TSR__VK_SHADER_ENUM_(id, stem, needs) TSR__VK_SHADER_##id,

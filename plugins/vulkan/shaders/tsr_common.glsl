@@ -161,6 +161,7 @@ uvec4 tsr_offsets(uint i)
     return o;
 }
 
+#ifndef TSR_NO_ELEMENT_LOOP // matmul.comp has its own main
 void tsr_element(uvec4 o);
 
 void main()
@@ -173,3 +174,4 @@ void main()
             break;
     }
 }
+#endif
