@@ -7,6 +7,7 @@
 #include "tensor.h"
 
 typedef struct tsr__node tsr__node;
+typedef struct tsr__hook tsr__hook;
 
 /* Where a gradient goes: input `input_nr` of `node` (the node's output of
  * that number in the forward direction). node NULL means nowhere. */
@@ -23,6 +24,8 @@ typedef struct tsr__autograd_meta {
     tsr__node *accumulator; /* weak: a leaf's AccumulateGrad node while it exists */
     tsr_tensor *grad;       /* .grad, owned */
     uint64_t history;       /* bumped whenever grad_fn is set: views compare it */
+    bool retains_grad;      /* tsr_retain_grad: an entry on grad_fn fills .grad */
+    tsr__hook *hooks;       /* a leaf's tensor hooks (owned); a non-leaf's live on grad_fn */
 } tsr__autograd_meta;
 
 /* Shape, dtype and backend of one forward output: what its gradient must match. */
@@ -115,11 +118,14 @@ typedef struct tsr__inplace {
     tsr_operand others[3];
     tsr_tensor *copies[3]; /* others that shared self's storage, copied */
     int count;
+    tsr_tensor *view;     /* self when it is a view: its base gets a CopySlices node */
+    tsr__edge base_edge;  /* then the base's history before the op (strong) */
+    struct tsr__inplace *outer; /* an in-place op on a view running around this one */
 } tsr__inplace;
 
 /* Before an in-place op on self with these other operands: refuses what
- * autograd cannot record (a leaf that requires grad, a view) and prepares
- * the record. `needs_value` says whether the gradient formula reads self's
+ * autograd cannot record (a leaf that requires grad, a view of one) and
+ * prepares the record. `needs_value` says whether the gradient formula reads self's
  * old value (which is then copied). */
 tsr_status tsr__inplace_begin(const char *name, tsr_tensor *self, const tsr_operand *others,
                               int count, bool needs_value, tsr__inplace *ip);
@@ -127,6 +133,18 @@ tsr_status tsr__inplace_begin(const char *name, tsr_tensor *self, const tsr_oper
 const tsr_operand *tsr__inplace_operands(const tsr__inplace *ip, const tsr_operand *others);
 /* Releases what begin kept; call whatever happened. */
 void tsr__inplace_end(tsr__inplace *ip);
+
+/* Views under in-place ops (autograd_views.c). A stale view (its base got a
+ * new history since) gets a grad_fn reading it out of the base's current
+ * history; tsr__gradient_edge calls this, so every use sees fresh history. */
+tsr_status tsr__view_refresh(const tsr_tensor *view);
+/* From tsr__inplace_begin when self is a view: remembers the base's history
+ * so that attaching the op's node to self (tsr__node_attach calls
+ * tsr__view_rebase) gives the base a CopySlices node and self a grad_fn
+ * through it. end forgets it. */
+tsr_status tsr__view_rebase_begin(const char *name, tsr__inplace *ip, tsr_tensor *self);
+void tsr__view_rebase_end(tsr__inplace *ip);
+tsr_status tsr__view_rebase(const tsr_tensor *out);
 
 /* ---- gradient expressions ---------------------------------------------- */
 

@@ -470,7 +470,8 @@ static tsr_status execute(const request *r)
         size_t index = g.order[k];
         if (!has_gradient(&g.tasks[index]))
             continue;
-        if (g.tasks[index].target)
+        st = tsr__hooks_run(g.tasks[index].node, g.tasks[index].buffer, !r->captures);
+        if (st == TSR_OK && g.tasks[index].target)
             st = take_captures(&g, r, index);
         if (st == TSR_OK && (!r->captures || g.tasks[index].leads))
             st = run(&g, index, retain, r->captures != NULL);

@@ -18,7 +18,11 @@ bool tsr_grad_mode_set(bool enabled)
 
 bool tsr__requires_grad(const tsr_tensor *t)
 {
-    return t && t->autograd && t->autograd->requires_grad;
+    if (t && t->autograd && t->autograd->requires_grad)
+        return true;
+    /* a stale view will read its value out of the base's new history */
+    const tsr_tensor *base = t ? t->view_base : NULL;
+    return tsr__view_is_stale(t) && base->autograd && base->autograd->requires_grad;
 }
 
 bool tsr__view_is_stale(const tsr_tensor *t)

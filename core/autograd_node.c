@@ -93,6 +93,7 @@ static void destroy(tsr__node *node)
         clear_saved(&node->saved[i]);
     for (int i = 0; i < node->num_inputs; i++)
         tsr__node_release(node->next[i].node);
+    tsr__hooks_free(node->hooks);
     if (node->leaf) {
         if (node->leaf->autograd && node->leaf->autograd->accumulator == node)
             node->leaf->autograd->accumulator = NULL;
@@ -167,6 +168,8 @@ void tsr__autograd_meta_free(tsr__autograd_meta *meta)
 {
     if (!meta)
         return;
+    tsr__retain_forget(meta);
+    tsr__hooks_free(meta->hooks);
     tsr__node_release(meta->grad_fn);
     tsr_tensor_release(meta->grad);
     free(meta);
@@ -186,24 +189,10 @@ static tsr_status make_accumulator(tsr_tensor *leaf, tsr__node **out)
     return TSR_OK;
 }
 
-/* A view of a tensor whose history an in-place op replaced later would send
- * its gradient down the old history (or nowhere): PyTorch regenerates the
- * view's grad_fn there; tessera refuses instead. */
-static tsr_status check_view_fresh(const tsr_tensor *t)
-{
-    if (!tsr__view_is_stale(t))
-        return TSR_OK;
-    return tsr__set_error(TSR_ERR_AUTOGRAD,
-                          "this tensor is a view of a tensor that an in-place operation modified "
-                          "(with autograd recording) after the view was taken; autograd cannot "
-                          "rebase views yet: take the view again after the in-place op, or clone "
-                          "it before");
-}
-
 tsr_status tsr__gradient_edge(const tsr_tensor *t, tsr__edge *out)
 {
     *out = (tsr__edge){NULL, 0};
-    tsr_status st = check_view_fresh(t);
+    tsr_status st = tsr__view_refresh(t);
     if (st != TSR_OK || !tsr__requires_grad(t))
         return st;
     tsr__autograd_meta *meta = t->autograd;
@@ -251,14 +240,16 @@ tsr_status tsr__node_attach(tsr__node *node, int output_nr, tsr_tensor *out)
     if (!meta)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory for autograd",
                               node->name);
+    tsr__node *old_fn = meta->grad_fn;
     tsr__node_retain(node);
-    tsr__node_release(meta->grad_fn);
     meta->grad_fn = node;
     meta->output_nr = output_nr;
     meta->requires_grad = true;
     meta->history++;
     tsr__grad_meta_of(out, &node->outputs[output_nr]);
-    return TSR_OK;
+    tsr_status st = meta->retains_grad ? tsr__retain_move(meta, old_fn) : TSR_OK;
+    tsr__node_release(old_fn);
+    return st == TSR_OK ? tsr__view_rebase(out) : st;
 }
 
 /* ---- saved tensors ------------------------------------------------------ */

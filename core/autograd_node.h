@@ -15,6 +15,17 @@ typedef struct tsr__saved {
     const char *what; /* "self", "other", "result" */
 } tsr__saved;
 
+/* A tensor hook or a retain_grad entry, in a node's list (non-leaves) or a
+ * leaf's autograd record; kept in registration order. */
+struct tsr__hook {
+    tsr__hook *next;
+    int output_nr;
+    tsr_tensor_hook_fn fn;          /* NULL for a retain_grad entry */
+    void *user_data;                /* borrowed */
+    tsr_hook_handle *handle;        /* shared with the user; NULL when none was asked for */
+    tsr__autograd_meta *retain;     /* retain_grad: whose .grad to fill (weak) */
+};
+
 struct tsr__node {
     atomic_long refcount;
     const char *name; /* the forward op: "mul", or "AccumulateGrad" */
@@ -26,6 +37,7 @@ struct tsr__node {
     tsr__grad_meta *outputs; /* [num_outputs] */
     tsr__saved *saved;       /* [num_saved] */
     void *attrs;
+    tsr__hook *hooks; /* owned: hooks and retain_grad entries of its outputs */
 };
 
 /* Frees the saved tensors (after backward without retain_graph). */
@@ -35,5 +47,17 @@ tsr_status tsr__accumulate_grad(tsr__node *node, tsr_tensor *const *grads,
                                 tsr_tensor **grad_inputs);
 /* Fills meta from t's geometry. */
 void tsr__grad_meta_of(const tsr_tensor *t, tsr__grad_meta *meta);
+
+/* Frees a hook list. */
+void tsr__hooks_free(tsr__hook *list);
+/* Runs the hooks of node's outputs that received a gradient (buffer[k] not
+ * NULL), replacing buffer[k] as they ask; then, when `retain`, fills the
+ * .grad of tensors that retain theirs (autograd_hooks.c). */
+tsr_status tsr__hooks_run(tsr__node *node, tsr_tensor **buffer, bool retain);
+/* A tensor that retains its grad got a new grad_fn: its entry moves from
+ * the old node to the new one (from tsr__node_attach). */
+tsr_status tsr__retain_move(tsr__autograd_meta *meta, tsr__node *old_fn);
+/* Forgets the retain_grad entry pointing at meta (the tensor is freed). */
+void tsr__retain_forget(tsr__autograd_meta *meta);
 
 #endif

@@ -44,11 +44,15 @@ bool tsr_tensor_requires_grad(const tsr_tensor *t)
 
 bool tsr_tensor_is_leaf(const tsr_tensor *t)
 {
-    return !t || !t->autograd || !t->autograd->grad_fn;
+    if (t && !tsr__view_is_stale(t))
+        return !t->autograd || !t->autograd->grad_fn;
+    return !tsr__requires_grad(t); /* a stale view gets history when used */
 }
 
 const char *tsr_tensor_grad_fn_name(const tsr_tensor *t)
 {
+    if (t && tsr__view_refresh(t) != TSR_OK)
+        tsr_clear_error(); /* the old name is all there is to report */
     return t && t->autograd && t->autograd->grad_fn ? tsr__node_name(t->autograd->grad_fn) : NULL;
 }
 
@@ -181,18 +185,12 @@ static tsr_status refuse(const char *name, const tsr_tensor *self)
                               "(tsr_grad_mode_set(false)) or work on a clone",
                               name);
     const tsr_tensor *base = self->view_base;
-    if (!base)
-        return TSR_OK;
-    if (base->autograd && base->autograd->requires_grad && !base->autograd->grad_fn)
+    if (base && base->autograd && base->autograd->requires_grad && !base->autograd->grad_fn)
         return tsr__set_error(TSR_ERR_AUTOGRAD,
                               "%s: a view of a leaf tensor that requires grad is being used in an "
                               "in-place operation",
                               name);
-    return tsr__set_error(TSR_ERR_AUTOGRAD,
-                          "%s: in-place operations on views are not differentiable yet when an "
-                          "operand requires grad (PyTorch rebases the base's history); clone the "
-                          "view first, or switch grad mode off",
-                          name);
+    return TSR_OK;
 }
 
 static tsr_status copy_with_history(const tsr_tensor *t, bool copy_value, tsr_tensor **out)
@@ -222,6 +220,8 @@ tsr_status tsr__inplace_begin(const char *name, tsr_tensor *self, const tsr_oper
     tsr_status st = refuse(name, self);
     if (st == TSR_OK)
         st = copy_with_history(self, needs_value, &ip->old);
+    if (st == TSR_OK && self->view_base)
+        st = tsr__view_rebase_begin(name, ip, self);
     /* An operand on self's storage would be read after the write. */
     for (int i = 0; i < count && st == TSR_OK; i++) {
         const tsr_tensor *o = others[i].tensor;
@@ -246,6 +246,7 @@ const tsr_operand *tsr__inplace_operands(const tsr__inplace *ip, const tsr_opera
 
 void tsr__inplace_end(tsr__inplace *ip)
 {
+    tsr__view_rebase_end(ip);
     tsr_tensor_release(ip->old);
     ip->old = NULL;
     for (int i = 0; i < 3; i++) {

@@ -43,6 +43,15 @@ typedef struct tsr__scatter_grad {
 tsr_status tsr__grad_record_scatter(const tsr__scatter_grad *info, const tsr_tensor *self,
                                     const tsr_tensor *index, const tsr_tensor *src,
                                     tsr_tensor *out);
+/* scatter_reduce's prod, mean, amax, amin and scatter's multiply with a src
+ * tensor (grad_scatter_reduce.c). */
+tsr_status tsr__grad_record_scatter_reduce(const tsr__scatter_grad *info, const tsr_tensor *self,
+                                           const tsr_tensor *index, const tsr_tensor *src,
+                                           tsr_tensor *out);
+/* scatter(self, dim, index, value, reduce=multiply); info->alpha is value. */
+tsr_status tsr__grad_record_scatter_multiply_value(const tsr__scatter_grad *info,
+                                                   const tsr_tensor *self, const tsr_tensor *index,
+                                                   tsr_tensor *out);
 /* F.pad with mode constant. */
 tsr_status tsr__grad_record_pad(const tsr_tensor *t, const int64_t *pad, int npad, tsr_tensor *out);
 /* sort's values: out[i] = t[indices[i]] along dim. */

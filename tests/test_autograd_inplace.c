@@ -1,7 +1,7 @@
 /* Autograd's safety rules around in-place ops, as PyTorch's: saved tensors
  * carry versions, leaves that require grad are not written in place while
- * recording, views are refused where autograd cannot yet follow them, and
- * in-place ops on other tensors record their node. */
+ * recording (nor views of them), and in-place ops on other tensors record
+ * their node. In-place ops on views: test_autograd_views.c. */
 #include "check.h"
 
 static tsr_tensor *vec(int64_t n, const double *v, bool requires_grad)
@@ -191,69 +191,6 @@ static void inplace_on_a_view_of_a_leaf_fails(void)
     tsr_tensor_release(v);
 }
 
-static void inplace_on_a_view_with_grad_is_refused_not_miscomputed(void)
-{
-    tsr_tensor *x = vec(4, (double[]){1, 2, 3, 4}, true), *y = NULL, *v = NULL;
-    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(x), S(2), &y));
-    CHECK_OK(tsr_narrow(y, 0, 0, 2, &v));
-    CHECK_ERROR(tsr_binary_(TSR_OP_MUL, v, S(3)), TSR_ERR_AUTOGRAD,
-                "in-place operations on views are not differentiable yet");
-    /* writing a tensor that requires grad into a view of a plain buffer */
-    tsr_tensor *buf = vec(4, (double[]){0, 0, 0, 0}, false), *part = NULL;
-    CHECK_OK(tsr_narrow(buf, 0, 0, 2, &part));
-    CHECK_ERROR(tsr_copy_(part, v), TSR_ERR_AUTOGRAD, "views are not differentiable yet");
-    /* without grad the same writes are fine */
-    bool previous = tsr_grad_mode_set(false);
-    CHECK_OK(tsr_binary_(TSR_OP_MUL, v, S(3)));
-    CHECK_OK(tsr_copy_(part, v));
-    tsr_grad_mode_set(previous);
-    tsr_tensor_release(x);
-    tsr_tensor_release(y);
-    tsr_tensor_release(v);
-    tsr_tensor_release(buf);
-    tsr_tensor_release(part);
-}
-
-static void a_view_taken_before_its_base_changed_history_is_refused(void)
-{
-    tsr_tensor *x = vec(2, (double[]){1, 2}, true), *y = NULL, *v = NULL, *z = NULL;
-    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(x), S(2), &y));
-    CHECK_OK(tsr_unsqueeze(y, 0, &v));
-    CHECK_OK(tsr_add_(y, S(1), tsr_scalar_int(1))); /* y's history is replaced */
-    CHECK_ERROR(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(v), S(3), &z), TSR_ERR_AUTOGRAD,
-                "autograd cannot rebase views yet");
-    tsr_tensor *v2 = NULL;
-    CHECK_OK(tsr_unsqueeze(y, 0, &v2)); /* a view taken afterwards is fine */
-    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(v2), S(3), &z));
-    CHECK_OK(backward_ones(z));
-    check_grad(x, (double[]){6, 6}, 2);
-    tsr_tensor_release(x);
-    tsr_tensor_release(y);
-    tsr_tensor_release(v);
-    tsr_tensor_release(v2);
-    tsr_tensor_release(z);
-}
-
-static void a_view_of_a_plain_tensor_that_later_gets_history_is_refused(void)
-{
-    /* PyTorch would route v's gradient through buf's new history; tessera
-     * refuses rather than treat v as a constant */
-    tsr_tensor *buf = vec(2, (double[]){0, 0}, false), *x = vec(2, (double[]){1, 2}, true);
-    tsr_tensor *v = NULL, *z = NULL;
-    CHECK_OK(tsr_unsqueeze(buf, 0, &v));
-    CHECK_OK(tsr_copy_(buf, x));
-    CHECK_TRUE(!tsr_tensor_requires_grad(v));
-    CHECK_ERROR(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(v), S(3), &z), TSR_ERR_AUTOGRAD,
-                "autograd cannot rebase views yet");
-    bool previous = tsr_grad_mode_set(false);
-    CHECK_OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(v), S(3), &z)); /* no recording */
-    tsr_grad_mode_set(previous);
-    tsr_tensor_release(buf);
-    tsr_tensor_release(x);
-    tsr_tensor_release(v);
-    tsr_tensor_release(z);
-}
-
 static void versions_count_every_inplace_write(void)
 {
     tsr_tensor *t = vec(2, (double[]){1, 2}, false), *v = NULL;
@@ -278,9 +215,6 @@ int main(void)
     RUN_TEST(inplace_into_a_plain_tensor_gives_it_history);
     RUN_TEST(overwriting_a_non_leaf_cuts_its_gradient);
     RUN_TEST(inplace_on_a_view_of_a_leaf_fails);
-    RUN_TEST(inplace_on_a_view_with_grad_is_refused_not_miscomputed);
-    RUN_TEST(a_view_taken_before_its_base_changed_history_is_refused);
-    RUN_TEST(a_view_of_a_plain_tensor_that_later_gets_history_is_refused);
     RUN_TEST(versions_count_every_inplace_write);
     return check_summary("test_autograd_inplace");
 }

@@ -69,6 +69,46 @@ TSR_API tsr_status tsr_tensor_zero_grad(tsr_tensor *tensor);
  * and requires_grad false. */
 TSR_API tsr_status tsr_detach(const tsr_tensor *t, tsr_tensor **out);
 
+/* PyTorch's retain_grad: a non-leaf that requires grad gets its .grad filled
+ * by tsr_backward like a leaf (added up across calls; out of place, so an
+ * earlier tsr_tensor_grad result is not changed). A no-op on leaves; an
+ * error on tensors that do not require grad. tsr_autograd_grad never fills
+ * it. An in-place op on the tensor keeps it retaining (the new value's
+ * gradient is retained). */
+TSR_API tsr_status tsr_retain_grad(tsr_tensor *tensor);
+/* Whether tsr_retain_grad was called on this non-leaf (false for leaves). */
+TSR_API bool tsr_tensor_retains_grad(const tsr_tensor *tensor);
+
+/* ======================================================================== */
+/* Hooks on gradients                                                        */
+/* ======================================================================== */
+
+/* Called with the gradient flowing into a tensor during backward (or
+ * tsr_autograd_grad). Writing a new reference of the same shape, dtype and
+ * backend to *replacement makes it the gradient from there on; leaving it
+ * NULL keeps grad. Any status other than TSR_OK stops the backward with that
+ * status (the message the hook left, if any, names the problem). */
+typedef tsr_status (*tsr_tensor_hook_fn)(void *user_data, const tsr_tensor *grad,
+                                         tsr_tensor **replacement);
+
+/* Identifies a registered hook for tsr_remove_hook. */
+typedef struct tsr_hook_handle tsr_hook_handle;
+
+/* PyTorch's Tensor.register_hook. The tensor must require grad. Hooks run in
+ * registration order, before a leaf's gradient is accumulated or a
+ * non-leaf's gradient is passed to its grad_fn (and before retain_grad
+ * stores it); only when some gradient actually flows into the tensor. A
+ * non-leaf's hook belongs to the grad_fn it had when registered (an in-place
+ * op later does not move it), as in PyTorch. user_data is borrowed: it must
+ * outlive the hook (until tsr_remove_hook, or until the tensor and its graph
+ * are released). handle may be NULL (the hook then stays for good); else
+ * *handle must be passed to tsr_remove_hook exactly once, which frees it. */
+TSR_API tsr_status tsr_register_hook(tsr_tensor *tensor, tsr_tensor_hook_fn fn, void *user_data,
+                                     tsr_hook_handle **handle);
+/* Unregisters the hook (if its tensor and graph still live) and frees the
+ * handle. NULL is a no-op. */
+TSR_API void tsr_remove_hook(tsr_hook_handle *handle);
+
 /* ======================================================================== */
 /* Running the graph backwards                                               */
 /* ======================================================================== */
