@@ -57,26 +57,26 @@ static bool has_zero_stride(const tsr_tensor *t)
     return false;
 }
 
-/* Replaces inputs the kernel cannot take as they are by contiguous copies. */
+/* Replaces inputs the kernel cannot take as they are by contiguous copies,
+ * listed in `copies` (NULL where the input is used as it is: the caller
+ * holds it for the whole launch, so it needs no reference of its own). */
 static tsr_status prepare_inputs(const char *op, uint32_t flags, const tsr_tensor *const *inputs,
-                                 int n, const tsr_tensor **prepared)
+                                 int n, const tsr_tensor **prepared, tsr_tensor **copies)
 {
     for (int i = 0; i < n; i++) {
         const tsr_tensor *t = inputs[i];
         bool strided_ok = (flags & TSR_KERNEL_STRIDED) || tsr_tensor_is_contiguous(t);
         bool broadcast_ok = (flags & TSR_KERNEL_BROADCAST) || !has_zero_stride(t);
-        tsr_tensor *copy = NULL;
+        copies[i] = NULL;
+        prepared[i] = t;
         if (!strided_ok || !broadcast_ok) {
-            tsr_status st = tsr__materialize(op, t, &copy);
+            tsr_status st = tsr__materialize(op, t, &copies[i]);
             if (st != TSR_OK) {
                 for (int j = 0; j < i; j++)
-                    tsr_tensor_release(prepared[j]);
+                    tsr_tensor_release(copies[j]);
                 return st;
             }
-            prepared[i] = copy;
-        } else {
-            tsr_tensor_retain(t);
-            prepared[i] = t;
+            prepared[i] = copies[i];
         }
     }
     return TSR_OK;
@@ -138,7 +138,8 @@ tsr_status tsr__launch(tsr_op op, tsr_dtype dtype_in, tsr_dtype dtype_out,
     if (tsr_tensor_numel(outputs[0]) == 0)
         return TSR_OK;
     const tsr_tensor *prepared[TSR__MAX_OPERANDS];
-    tsr_status st = prepare_inputs(name, flags, inputs, num_inputs, prepared);
+    tsr_tensor *copies[TSR__MAX_OPERANDS];
+    tsr_status st = prepare_inputs(name, flags, inputs, num_inputs, prepared, copies);
     if (st != TSR_OK)
         return st;
     /* A kernel that cannot write in place or strided gets fresh outputs,
@@ -161,6 +162,6 @@ tsr_status tsr__launch(tsr_op op, tsr_dtype dtype_in, tsr_dtype dtype_out,
         tsr_tensor_release(staged[i]);
     }
     for (int i = 0; i < num_inputs; i++)
-        tsr_tensor_release(prepared[i]);
+        tsr_tensor_release(copies[i]);
     return st;
 }

@@ -87,17 +87,45 @@ static tsr_status broadcast_all(const char *name, const tsr_operand *operands, i
     return TSR_OK;
 }
 
-/* One operand converted to `compute` on backend b and expanded to shape. */
-static tsr_status prepare(const char *name, tsr_operand o, tsr_dtype compute, tsr_backend *b,
-                          int ndim, const int64_t *shape, tsr_tensor **out)
+static bool same_shape(const tsr_tensor *t, int ndim, const int64_t *shape)
 {
+    if (t->ndim != ndim)
+        return false;
+    for (int i = 0; i < ndim; i++) {
+        if (t->shape[i] != shape[i])
+            return false;
+    }
+    return true;
+}
+
+/* Operands as the kernel reads them: `use[i]` is either the caller's own
+ * tensor (borrowed for the call, `own[i]` NULL) or a converted or expanded
+ * one made here (`own[i]`, released afterwards). */
+typedef struct prepared_operands {
+    const tsr_tensor *use[TSR__MAX_OPERANDS];
+    tsr_tensor *own[TSR__MAX_OPERANDS];
+} prepared_operands;
+
+/* Operand i converted to `compute` on backend b and expanded to shape. */
+static tsr_status prepare(const char *name, tsr_operand o, tsr_dtype compute, tsr_backend *b,
+                          int ndim, const int64_t *shape, prepared_operands *p, int i)
+{
+    p->own[i] = NULL;
+    /* The common case needs neither step: the operand itself is what the
+     * conversion and the expansion would return views of, and the caller
+     * holds it until the op returns. */
+    if (o.tensor && o.tensor->dtype == compute && same_shape(o.tensor, ndim, shape)) {
+        p->use[i] = o.tensor;
+        return TSR_OK;
+    }
     tsr_tensor *converted;
     tsr_status st = o.tensor ? tsr_to_dtype(o.tensor, compute, &converted)
                              : tsr__scalar_tensor(name, o.scalar, compute, b, &converted);
     if (st != TSR_OK)
         return st;
-    st = tsr_expand(converted, ndim, shape, out);
+    st = tsr_expand(converted, ndim, shape, &p->own[i]);
     tsr_tensor_release(converted);
+    p->use[i] = p->own[i];
     return st;
 }
 
@@ -107,20 +135,38 @@ static void release_all(tsr_tensor **tensors, int count)
         tsr_tensor_release(tensors[i]);
 }
 
+/* The fast path: when every operand is already a tensor of the dtype it is
+ * read in and of operand 0's shape, broadcasting and conversion are no-ops
+ * and the operands go to the kernel as they are, with no temporary tensors. */
+static bool operands_ready(const tsr_operand *operands, int count, const tsr_dtype *kept,
+                           tsr_dtype compute, prepared_operands *p)
+{
+    const tsr_tensor *first = operands[0].tensor;
+    for (int i = 0; i < count; i++) {
+        const tsr_tensor *t = operands[i].tensor;
+        tsr_dtype dtype = kept && kept[i] != TSR_DTYPE_INFER ? kept[i] : compute;
+        if (!t || t->dtype != dtype || !same_shape(t, first->ndim, first->shape))
+            return false;
+        p->use[i] = t;
+        p->own[i] = NULL;
+    }
+    return true;
+}
+
 /* Conversions and broadcasts of operands are not part of the op's autograd
  * history (the op records one node for all of it), so they run in no-grad. */
 static tsr_status prepare_all(const char *name, const tsr_operand *operands, int count,
                               tsr_dtype compute, const tsr_dtype *kept, tsr_backend *b, int ndim,
-                              const int64_t *shape, tsr_tensor **prepared)
+                              const int64_t *shape, prepared_operands *prepared)
 {
     bool grad_mode = tsr_grad_mode_set(false);
     tsr_status st = TSR_OK;
     for (int i = 0; i < count && st == TSR_OK; i++) {
         tsr_dtype dtype = kept && kept[i] != TSR_DTYPE_INFER ? kept[i] : compute;
-        st = prepare(name, operands[i], dtype, b, ndim, shape, &prepared[i]);
+        st = prepare(name, operands[i], dtype, b, ndim, shape, prepared, i);
         if (st != TSR_OK) {
             tsr__prefix_error("%s", name);
-            release_all(prepared, i);
+            release_all(prepared->own, i);
         }
     }
     tsr_grad_mode_set(grad_mode);
@@ -140,27 +186,32 @@ tsr_status tsr__elementwise_kept(tsr_op op, const char *name, const tsr_operand 
 {
     tsr_backend *b;
     int ndim;
-    int64_t shape[TSR_MAX_DIMS];
+    int64_t broadcast[TSR_MAX_DIMS];
+    const int64_t *shape = broadcast;
+    prepared_operands prepared;
     tsr_status st = find_backend(name, operands, count, &b);
-    if (st == TSR_OK)
-        st = broadcast_all(name, operands, count, &ndim, shape);
+    bool ready = st == TSR_OK && operands_ready(operands, count, kept, compute, &prepared);
+    if (ready)
+        ndim = operands[0].tensor->ndim, shape = operands[0].tensor->shape;
+    else if (st == TSR_OK)
+        st = broadcast_all(name, operands, count, &ndim, broadcast);
     if (st == TSR_OK)
         st = tsr__require_kernel(name, b, op, compute, result);
     if (st != TSR_OK)
         return st;
-    tsr_tensor *prepared[TSR__MAX_OPERANDS], *output;
-    if ((st = prepare_all(name, operands, count, compute, kept, b, ndim, shape, prepared)) != TSR_OK)
+    tsr_tensor *output;
+    if (!ready && (st = prepare_all(name, operands, count, compute, kept, b, ndim, shape,
+                                    &prepared)) != TSR_OK)
         return st;
     st = tsr__tensor_empty(name, b, result, ndim, shape, &output);
     if (st == TSR_OK) {
-        st = tsr__launch(op, compute, result, (const tsr_tensor *const *)prepared, count, &output,
-                         1, attrs);
+        st = tsr__launch(op, compute, result, prepared.use, count, &output, 1, attrs);
         if (st == TSR_OK)
             *out = output;
         else
             tsr_tensor_release(output);
     }
-    release_all(prepared, count);
+    release_all(prepared.own, count);
     return st;
 }
 
@@ -189,7 +240,8 @@ tsr_status tsr__elementwise_into(tsr_op op, const char *name, tsr_tensor *self,
     if (st != TSR_OK)
         return st;
     tsr_operand local[TSR__MAX_OPERANDS] = {{0}};
-    tsr_tensor *prepared[TSR__MAX_OPERANDS], *result = self;
+    prepared_operands prepared;
+    tsr_tensor *result = self;
     st = tsr__require_kernel(name, b, op, compute, compute);
     int unaliased = 0;
     for (; unaliased < count && st == TSR_OK; unaliased++) {
@@ -198,18 +250,17 @@ tsr_status tsr__elementwise_into(tsr_op op, const char *name, tsr_tensor *self,
             st = unalias(name, self, &local[unaliased]);
     }
     if (st == TSR_OK)
-        st = prepare_all(name, local, count, compute, NULL, b, self->ndim, self->shape, prepared);
+        st = prepare_all(name, local, count, compute, NULL, b, self->ndim, self->shape, &prepared);
     if (st == TSR_OK) {
         if (compute != self->dtype)
             st = tsr__tensor_empty(name, b, compute, self->ndim, self->shape, &result);
         if (st == TSR_OK)
-            st = tsr__launch(op, compute, compute, (const tsr_tensor *const *)prepared, count,
-                             &result, 1, attrs);
+            st = tsr__launch(op, compute, compute, prepared.use, count, &result, 1, attrs);
         if (st == TSR_OK && result != self)
             st = tsr__copy_same_backend(name, self, result);
         if (result != self)
             tsr_tensor_release(result);
-        release_all(prepared, count);
+        release_all(prepared.own, count);
     }
     for (int i = 0; i < unaliased; i++) {
         if (local[i].tensor != operands[i].tensor)

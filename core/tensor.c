@@ -5,19 +5,19 @@
 #include "backend.h"
 #include "error.h"
 #include "dtype.h"
+#include "record_cache.h"
 #include "shape.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 tsr_status tsr__storage_create(tsr_backend *backend, size_t nbytes, tsr__storage **out)
 {
-    tsr__storage *s = calloc(1, sizeof *s);
+    tsr__storage *s = tsr__record_alloc(TSR__RECORD_STORAGE);
     if (!s)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "out of host memory for a storage record");
     tsr_status st = tsr__backend_alloc(backend, nbytes, &s->handle);
     if (st != TSR_OK) {
-        free(s);
+        tsr__record_free(TSR__RECORD_STORAGE, s);
         return st;
     }
     atomic_init(&s->refcount, 1);
@@ -38,18 +38,19 @@ void tsr__storage_release(tsr__storage *s)
     if (!s || atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1)
         return;
     tsr__backend_free(s->backend, s->handle);
-    free(s);
+    tsr__record_free(TSR__RECORD_STORAGE, s);
 }
 
-tsr_status tsr__tensor_wrap(tsr__storage *storage, tsr_dtype dtype, int ndim,
-                            const int64_t *shape, const int64_t *strides, int64_t offset,
-                            tsr_tensor **out)
+/* Takes over the caller's reference to storage, also when it fails. */
+static tsr_status wrap_owned(tsr__storage *storage, tsr_dtype dtype, int ndim, const int64_t *shape,
+                             const int64_t *strides, int64_t offset, tsr_tensor **out)
 {
-    tsr_tensor *t = calloc(1, sizeof *t);
-    if (!t)
+    tsr_tensor *t = tsr__record_alloc(TSR__RECORD_TENSOR);
+    if (!t) {
+        tsr__storage_release(storage);
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "out of host memory for a tensor record");
+    }
     atomic_init(&t->refcount, 1);
-    tsr__storage_retain(storage);
     t->storage = storage;
     t->dtype = dtype;
     t->ndim = ndim;
@@ -60,6 +61,14 @@ tsr_status tsr__tensor_wrap(tsr__storage *storage, tsr_dtype dtype, int ndim,
     }
     *out = t;
     return TSR_OK;
+}
+
+tsr_status tsr__tensor_wrap(tsr__storage *storage, tsr_dtype dtype, int ndim,
+                            const int64_t *shape, const int64_t *strides, int64_t offset,
+                            tsr_tensor **out)
+{
+    tsr__storage_retain(storage);
+    return wrap_owned(storage, dtype, ndim, shape, strides, offset, out);
 }
 
 tsr_status tsr__tensor_empty(const char *op, tsr_backend *backend, tsr_dtype dtype, int ndim,
@@ -81,9 +90,7 @@ tsr_status tsr__tensor_empty(const char *op, tsr_backend *backend, tsr_dtype dty
     }
     int64_t strides[TSR_MAX_DIMS];
     tsr__contiguous_strides(ndim, shape, strides);
-    st = tsr__tensor_wrap(storage, dtype, ndim, shape, strides, 0, out);
-    tsr__storage_release(storage);
-    return st;
+    return wrap_owned(storage, dtype, ndim, shape, strides, 0, out);
 }
 
 tsr_status tsr__tensor_restride(const tsr_tensor *t, int ndim, const int64_t *shape,
@@ -106,7 +113,7 @@ void tsr_tensor_release(const tsr_tensor *tensor)
     tsr__autograd_meta_free(t->autograd);
     tsr_tensor_release(t->view_base);
     tsr__storage_release(t->storage);
-    free(t);
+    tsr__record_free(TSR__RECORD_TENSOR, t);
 }
 
 tsr_dtype tsr_tensor_dtype(const tsr_tensor *t)
