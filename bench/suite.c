@@ -108,6 +108,26 @@ static void add_matmul_entries(bool quick, bench_entry *entries, int *count, int
         e->target_kind = i >= 2 ? BENCH_TARGET_LIMIT : BENCH_TARGET_NONE;
         e->target = 0.95;
     }
+    /* bfloat16 through oneDNN: the target is twice our float32 throughput,
+     * stated against cblas_sgemm, which the float32 rows match. */
+    static const int64_t bf16_full[2] = {1024, 2048}, bf16_small[2] = {32, 64};
+    for (int i = 0; i < 2; i++) {
+        int64_t n = quick ? bf16_small[i] : bf16_full[i];
+        char name[48];
+        snprintf(name, sizeof name, "matmul_bf16_%d", (int)bf16_full[i]);
+        bench_entry *e = add_entry(entries, count, capacity, name);
+        if (e == NULL) {
+            return;
+        }
+        snprintf(e->shape, sizeof e->shape, "%lldx%lld @ %lldx%lld bf16", (long long)n,
+                 (long long)n, (long long)n, (long long)n);
+        e->size[0] = n;
+        e->work = 2.0 * (double)n * (double)n * (double)n;
+        e->unit = "GFLOP/s";
+        e->limit = BENCH_LIMIT_SGEMM;
+        e->target_kind = BENCH_TARGET_LIMIT;
+        e->target = 2.0;
+    }
 }
 
 /* add, mul (two reads, one write), exp (one and one), sum (one read). */
@@ -230,12 +250,14 @@ static tsr_status make_inputs(const bench_entry *e, tsr_backend *backend, bench_
     int64_t square[2] = {n, n}, flat[1] = {n}, table[2] = {rows, cols}, row[1] = {cols};
     int64_t one[1] = {1}, targets[1] = {rows};
     switch (kind_of(e)) {
-    case KIND_MATMUL:
-        st = tsr_randn(gen, 2, square, TSR_FLOAT32, backend, &in->a);
+    case KIND_MATMUL: {
+        tsr_dtype dtype = strstr(e->name, "bf16") != NULL ? TSR_BFLOAT16 : TSR_FLOAT32;
+        st = tsr_randn(gen, 2, square, dtype, backend, &in->a);
         if (st == TSR_OK) {
-            st = tsr_randn(gen, 2, square, TSR_FLOAT32, backend, &in->b);
+            st = tsr_randn(gen, 2, square, dtype, backend, &in->b);
         }
         break;
+    }
     case KIND_ADD:
     case KIND_MUL:
     case KIND_EXP:

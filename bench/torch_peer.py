@@ -40,7 +40,9 @@ def case(name, sizes):
     g = torch.Generator().manual_seed(1234)
     n, rows, cols = sizes
     if name.startswith("matmul"):
-        a, b = torch.randn(n, n, generator=g), torch.randn(n, n, generator=g)
+        dtype = torch.bfloat16 if "bf16" in name else torch.float32
+        a = torch.randn(n, n, generator=g).to(dtype)
+        b = torch.randn(n, n, generator=g).to(dtype)
         return lambda: torch.matmul(a, b)
     if name.startswith(("add", "mul", "exp", "sum", "sort")):
         a, b = torch.randn(n, generator=g), torch.randn(n, generator=g)

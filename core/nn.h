@@ -86,6 +86,15 @@ typedef struct tsr__class_loss {
 tsr_status tsr__grad_record_class_loss(const tsr__class_loss *loss, const tsr_tensor *input,
                                        const tsr_tensor *target, const tsr_tensor *weight,
                                        const tsr_tensor *log_probs, tsr_tensor *out);
+/* cross_entropy with class indices (target int64, checked) through the
+ * backend's fused kernel (ops_cross_entropy.c): available only where the
+ * backend has one for input's dtype and TESSERA_FUSED_CROSS_ENTROPY is not
+ * 0. *log_probs (when log_probs is not NULL) receives log_softmax for the
+ * gradient. Records nothing. */
+bool tsr__cross_entropy_fused_available(const tsr_tensor *input);
+tsr_status tsr__cross_entropy_fused(const tsr__class_loss *c, const tsr_tensor *input,
+                                    const tsr_tensor *target, const tsr_tensor *weight,
+                                    tsr_tensor **loss, tsr_tensor **log_probs);
 tsr_status tsr__grad_record_bce(const tsr_tensor *input, const tsr_tensor *target,
                                 const tsr_tensor *weight, int reduction, tsr_tensor *out);
 /* norm: 1 / numel of the broadcast operands for 'mean', else 1. */

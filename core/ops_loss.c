@@ -3,7 +3,9 @@
  * l1_loss, smooth_l1_loss, binary_cross_entropy(_with_logits).
  * cross_entropy, nll_loss, smooth_l1_loss and binary_cross_entropy run their
  * steps without recording and add one node with PyTorch's own gradient
- * (grad_nn.c); the others are compositions of recorded ops. */
+ * (grad_nn.c); the others are compositions of recorded ops. cross_entropy
+ * with class indices runs the backend's fused kernel where it has one
+ * (ops_cross_entropy.c) and these steps elsewhere. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -369,6 +371,37 @@ static tsr_status check_probability_target(const tsr_tensor *input, const tsr_te
     return st;
 }
 
+/* Class indices on a backend with the fused kernel; log_softmax is only
+ * formed (from the kernel's logsumexp) when a gradient will be needed. */
+static tsr_status cross_entropy_fused(const tsr_tensor *input, const tsr_tensor *target,
+                                      const tsr_tensor *weight, int64_t ignore_index, int reduction,
+                                      double label_smoothing, tsr_tensor **out)
+{
+    const tsr_tensor *differentiable[1] = {input};
+    bool wanted = tsr__grad_wanted(differentiable, 1);
+    bool grad_mode = tsr_grad_mode_set(false);
+    tsr__gx x = {0};
+    /* uint8 too: ignore_index may be negative */
+    target = tsr__nn_to(&x, target, TSR_INT64);
+    tsr__class_loss c = {.reduction = reduction,
+                         .ignore_index = ignore_index,
+                         .smoothing = label_smoothing > 0.0 ? label_smoothing : 0.0,
+                         .class_dim = input->ndim == 1 ? 0 : 1,
+                         .softmax = true};
+    tsr_tensor *loss = NULL, *lp = NULL;
+    if (x.status == TSR_OK) {
+        tsr_status st =
+            tsr__cross_entropy_fused(&c, input, target, weight, &loss, wanted ? &lp : NULL);
+        loss = tsr__gx_keep(&x, st, loss);
+        if (lp)
+            lp = tsr__gx_keep(&x, st, lp);
+    }
+    tsr_grad_mode_set(grad_mode);
+    if (x.status == TSR_OK && wanted)
+        x.status = tsr__grad_record_class_loss(&c, input, target, weight, lp, loss);
+    return finish(&x, loss, out);
+}
+
 tsr_status tsr_cross_entropy(const tsr_tensor *input, const tsr_tensor *target,
                              const tsr_tensor *weight, int64_t ignore_index, int reduction,
                              double label_smoothing, tsr_tensor **out)
@@ -392,6 +425,9 @@ tsr_status tsr_cross_entropy(const tsr_tensor *input, const tsr_tensor *target,
         return st;
     /* One node for the whole loss: the steps record nothing. */
     int class_dim = input->ndim == 1 ? 0 : 1;
+    if (!probabilities && tsr__cross_entropy_fused_available(input))
+        return cross_entropy_fused(input, target, weight, ignore_index, reduction, label_smoothing,
+                                   out);
     bool grad_mode = tsr_grad_mode_set(false);
     tsr__gx x = {0};
     tsr_tensor *lp = NULL, *loss;

@@ -12,6 +12,7 @@ packages=(
   clang libclang-rt-14-dev  # the npy fuzzer (libFuzzer) and LeakSanitizer
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools vulkan-validationlayers  # vulkan backend on lavapipe
   libopenblas-dev libsleef-dev  # cpu backend: matrix products, vectorised math
+  libdnnl-dev  # cpu backend: bfloat16 matrix products (oneDNN 2.x)
 )
 if [ "${1:-}" = "--bench" ]; then
   packages+=(python3-torch python3-matplotlib)  # tessera-bench's PyTorch peer and plot

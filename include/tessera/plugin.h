@@ -17,6 +17,7 @@
  *
  * ABI changelog:
  *  1.0  first version: memory, host copies, synchronisation, kernel table.
+ *  1.1  op TSR_OP_CROSS_ENTROPY and tsr_cross_entropy_attrs.
  */
 #ifndef TESSERA_PLUGIN_H
 #define TESSERA_PLUGIN_H
@@ -39,7 +40,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define TSR_PLUGIN_ABI_MAJOR 1
-#define TSR_PLUGIN_ABI_MINOR 0
+#define TSR_PLUGIN_ABI_MINOR 1
 #define TSR_PLUGIN_ABI_VERSION ((uint32_t)(TSR_PLUGIN_ABI_MAJOR << 16 | TSR_PLUGIN_ABI_MINOR))
 #define TSR_PLUGIN_ENTRY_SYMBOL "tsr_plugin_entry"
 
@@ -330,12 +331,23 @@ typedef struct tsr_scalar {
  * (y, rstd). Norm attributes are tsr_index_attrs: offset = normalized_ndim,
  * eps. num_inputs says which parameters are present, in order (a bias comes
  * with a weight: the core passes ones for a missing one); parameters have
- * the normalized dims' shape, and every tensor has x's dtype. */
+ * the normalized dims' shape, and every tensor has x's dtype.
+ * cross_entropy (ABI 1.1) with class indices, attributes in
+ * tsr_cross_entropy_attrs: (logits [N, C, d...], target int64 [N, d...],
+ * weight [C] when num_inputs is 3) -> (loss, lse, picked), each [N, d...]
+ * in the logits' dtype, where per sample lse = log(sum_c exp(x_c)) (NaN
+ * when the row holds +inf, NaN or only -inf), picked = weight[t] (1 without
+ * weight) and, with s = label_smoothing,
+ *     loss = (1 - s) picked (lse - x_t) + s / C sum_c weight[c] (lse - x_c);
+ * loss and picked are 0 where t is ignore_index. The core checks targets
+ * first and reduces itself ('mean' is sum(loss) / sum(picked)); lse lets
+ * the backward rebuild log_softmax as x - lse without another row pass. */
 #define TSR_OP_LIST_NN(X)                                                        \
     X(SOFTMAX, "softmax")                                                        \
     X(LOG_SOFTMAX, "log_softmax")                                                \
     X(LAYER_NORM, "layer_norm")                                                  \
-    X(RMS_NORM, "rms_norm")
+    X(RMS_NORM, "rms_norm")                                                      \
+    X(CROSS_ENTROPY, "cross_entropy")
 
 typedef enum tsr_op {
 #define TSR_OP_ENUM_(id, name) TSR_OP_##id,
@@ -418,6 +430,14 @@ enum {
 };
 
 enum { TSR_ROUND_NONE = 0, TSR_ROUND_TRUNC = 1, TSR_ROUND_FLOOR = 2 };
+
+/* cross_entropy with class indices (ABI 1.1). */
+typedef struct tsr_cross_entropy_attrs {
+    uint32_t struct_size;
+    int32_t reserved; /* 0 */
+    int64_t ignore_index;
+    double label_smoothing; /* in [0, 1] */
+} tsr_cross_entropy_attrs;
 enum { TSR_GELU_NONE = 0, TSR_GELU_TANH = 1 };
 /* TSR_CLAMP_SCALAR_BOUNDS: the bounds were Python scalars. PyTorch's scalar
  * clamp then ignores a single NaN bound (with both bounds given, a NaN bound

@@ -81,5 +81,7 @@ int tsr__cpu_kernel_softmax(void *backend, const tsr_kernel_args *args); /* soft
 int tsr__cpu_kernel_norm(void *backend, const tsr_kernel_args *args);    /* norm.c */
 int tsr__cpu_kernel_sort(void *backend, const tsr_kernel_args *args);    /* sort.c */
 int tsr__cpu_kernel_gather(void *backend, const tsr_kernel_args *args);  /* gather.c */
+/* cross_entropy.c */
+int tsr__cpu_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_CPU_BACKEND_H */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cpu_backend.h"
+#include "cpu_dnnl.h"
 #include "wide.h" /* TSR__REF_DTYPE_BIT and the dtype sets */
 
 #define FLOATS (TSR__REF_DTYPE_BIT(TSR_FLOAT32) | TSR__REF_DTYPE_BIT(TSR_FLOAT64))
@@ -47,12 +48,16 @@ static const kernel_override overrides[] = {
     {TSR_OP_MEAN, FLOATS, tsr__cpu_kernel_reduce},
     {TSR_OP_LOGSUMEXP, FLOATS, tsr__cpu_kernel_reduce},
     {TSR_OP_MATMUL, BLAS_DTYPES, tsr__cpu_kernel_matmul},
+#ifdef TSR_CPU_HAVE_DNNL
+    {TSR_OP_MATMUL, TSR__REF_SET_BFLOAT16, tsr__cpu_kernel_matmul_dnnl},
+#endif
     {TSR_OP_GATHER, TSR__REF_SET_ALL, tsr__cpu_kernel_gather},
     {TSR_OP_SORT, TSR__REF_SET_ALL & ~TSR__REF_SET_COMPLEX, tsr__cpu_kernel_sort},
     {TSR_OP_SOFTMAX, FLOATS, tsr__cpu_kernel_softmax},
     {TSR_OP_LOG_SOFTMAX, FLOATS, tsr__cpu_kernel_softmax},
     {TSR_OP_LAYER_NORM, FLOATS, tsr__cpu_kernel_norm},
     {TSR_OP_RMS_NORM, FLOATS, tsr__cpu_kernel_norm},
+    {TSR_OP_CROSS_ENTROPY, FLOATS, tsr__cpu_kernel_cross_entropy},
 };
 
 /* Rows are few hundred to a few thousand; a linear scan at init is fine. */

@@ -69,6 +69,11 @@ static void add_op(table_writer *writer, int32_t op)
             }
             break;
         }
+        case TSR_OP_CROSS_ENTROPY: /* class indices are int64; dtype is the logits' */
+            if (NN_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_cross_entropy);
+            }
+            break;
         case TSR_OP_SUM:
         case TSR_OP_NANSUM:
         case TSR_OP_PROD:

@@ -15,6 +15,8 @@ int tsr__ref_kernel_where(void *backend, const tsr_kernel_args *args);
 int tsr__ref_kernel_softmax(void *backend, const tsr_kernel_args *args);
 /* layer_norm and rms_norm over the last attrs->offset dims (norm.c). */
 int tsr__ref_kernel_norm(void *backend, const tsr_kernel_args *args);
+/* cross_entropy with class indices -> (loss, lse, picked) (cross_entropy.c). */
+int tsr__ref_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
 /* matmul: inputs (a, b[, c]) and output of one dtype, (dtype, dtype), for
  * the dtypes in tsr__ref_matmul_dtypes (matmul.c). */
 extern const uint32_t tsr__ref_matmul_dtypes;

@@ -557,12 +557,16 @@ def index_support(w):
 # No cases here (tests/test_nn*.c and the golden cases check values): the
 # dtypes of PyTorch's CPU softmax, log_softmax and layer_norm kernels, all
 # (dtype, dtype). rms_norm is not in PyTorch 1.13; its kernel takes the
-# floating dtypes of the composite later versions define.
+# floating dtypes of the composite later versions define. cross_entropy's
+# fused kernel takes the logits' dtypes F.cross_entropy accepts with int64
+# class indices (its loss has the logits' dtype).
 def nn_support(w):
     probes = {
         "SOFTMAX": lambda x: torch.softmax(x, 1),
         "LOG_SOFTMAX": lambda x: torch.log_softmax(x, 1),
         "LAYER_NORM": lambda x: torch.nn.functional.layer_norm(x, (2,)),
+        "CROSS_ENTROPY": lambda x: torch.nn.functional.cross_entropy(
+            x, torch.tensor([0, 1]), reduction="none"),
     }
     for _, dt in DTYPES:
         x = torch.tensor([[1, 0], [2, 1]]).to(dt)
@@ -593,7 +597,7 @@ OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAIND
             "MATMUL"] + [
             "INDEX_SELECT", "GATHER", "SCATTER", "INDEX_ADD", "INDEX_COPY", "NONZERO", "TRIL",
             "TRIU", "SORT", "SEARCHSORTED"] + [
-            "SOFTMAX", "LOG_SOFTMAX", "LAYER_NORM", "RMS_NORM"]
+            "SOFTMAX", "LOG_SOFTMAX", "LAYER_NORM", "RMS_NORM", "CROSS_ENTROPY"]
 
 if __name__ == "__main__":
     writer = Writer()
