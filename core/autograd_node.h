@@ -48,6 +48,12 @@ tsr_status tsr__accumulate_grad(tsr__node *node, tsr_tensor *const *grads,
 /* Fills meta from t's geometry. */
 void tsr__grad_meta_of(const tsr_tensor *t, tsr__grad_meta *meta);
 
+/* Records node `name` with one input and one output whose attributes are a
+ * copy of `attrs` (autograd_views.c); the view gradients (grad_views.c) and
+ * the as_strided remaps of views record theirs this way. */
+tsr_status tsr__record_one_to_one(const char *name, tsr__backward_fn fn, const tsr_tensor *input,
+                                  const void *attrs, size_t attrs_size, tsr_tensor *out);
+
 /* Frees a hook list. */
 void tsr__hooks_free(tsr__hook *list);
 /* Runs the hooks of node's outputs that received a gradient (buffer[k] not

@@ -58,19 +58,25 @@ static tsr_status remap_backward(tsr__node *node, tsr_tensor *const *grads, tsr_
     return remap(&back, grads[0], &gi[0]);
 }
 
-static tsr_status record_remap(const char *name, const remap_attrs *at, const tsr_tensor *input,
-                               tsr_tensor *out)
+tsr_status tsr__record_one_to_one(const char *name, tsr__backward_fn fn, const tsr_tensor *input,
+                                  const void *attrs, size_t attrs_size, tsr_tensor *out)
 {
     tsr__node *node = NULL;
-    tsr_status st = tsr__node_create(name, remap_backward, 1, 1, 0, sizeof *at, &node);
+    tsr_status st = tsr__node_create(name, fn, 1, 1, 0, attrs_size, &node);
     if (st == TSR_OK)
         st = tsr__node_set_input(node, 0, input);
     if (st == TSR_OK) {
-        memcpy(tsr__node_attrs(node), at, sizeof *at);
+        memcpy(tsr__node_attrs(node), attrs, attrs_size);
         st = tsr__node_attach(node, 0, out);
     }
     tsr__node_release(node);
     return st;
+}
+
+static tsr_status record_remap(const char *name, const remap_attrs *at, const tsr_tensor *input,
+                               tsr_tensor *out)
+{
+    return tsr__record_one_to_one(name, remap_backward, input, at, sizeof *at, out);
 }
 
 /* g laid out as at->from, read back as at->to: written into a zeroed stretch

@@ -1,5 +1,5 @@
 /* Gradients of the view ops and of the copies (contiguous, clone, to). */
-#include "autograd.h"
+#include "autograd_node.h"
 
 #include "error.h"
 
@@ -23,16 +23,7 @@ static tsr_status replay(const view_attrs *at, const tsr_tensor *t, tsr_tensor *
 static tsr_status record(const char *name, tsr__backward_fn fn, const tsr_tensor *input,
                          const view_attrs *at, tsr_tensor *out)
 {
-    tsr__node *node = NULL;
-    tsr_status st = tsr__node_create(name, fn, 1, 1, 0, sizeof *at, &node);
-    if (st == TSR_OK)
-        st = tsr__node_set_input(node, 0, input);
-    if (st == TSR_OK) {
-        memcpy(tsr__node_attrs(node), at, sizeof *at);
-        st = tsr__node_attach(node, 0, out);
-    }
-    tsr__node_release(node);
-    return st;
+    return tsr__record_one_to_one(name, fn, input, at, sizeof *at, out);
 }
 
 static tsr_status view_scatter(const view_attrs *at, const tsr_tensor *g, tsr_tensor **out);

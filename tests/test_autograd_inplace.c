@@ -2,51 +2,7 @@
  * carry versions, leaves that require grad are not written in place while
  * recording (nor views of them), and in-place ops on other tensors record
  * their node. In-place ops on views: test_autograd_views.c. */
-#include "check.h"
-
-static tsr_tensor *vec(int64_t n, const double *v, bool requires_grad)
-{
-    tsr_tensor *t = NULL;
-    CHECK_OK(tsr_from_host(v, (size_t)n * sizeof *v, 1, &n, TSR_FLOAT64, NULL, &t));
-    if (requires_grad)
-        CHECK_OK(tsr_tensor_set_requires_grad(t, true));
-    return t;
-}
-
-static void check_values(const tsr_tensor *t, const double *expected, int64_t n)
-{
-    double got[16];
-    CHECK_TRUE(t != NULL);
-    if (!t || n > 16 || tsr_to_host(t, got, (size_t)n * sizeof *got) != TSR_OK) {
-        CHECK_TRUE(!"readable float64 tensor");
-        return;
-    }
-    for (int64_t i = 0; i < n; i++)
-        CHECK_DOUBLE(got[i], expected[i], 1e-12);
-}
-
-static void check_grad(const tsr_tensor *leaf, const double *expected, int64_t n)
-{
-    tsr_tensor *g = NULL;
-    CHECK_OK(tsr_tensor_grad(leaf, &g));
-    check_values(g, expected, n);
-    tsr_tensor_release(g);
-}
-
-static tsr_operand S(double v)
-{
-    return tsr_operand_scalar(tsr_scalar_float(v));
-}
-
-/* backward of `out` seeded with ones */
-static int backward_ones(const tsr_tensor *out)
-{
-    tsr_tensor *ones = NULL;
-    CHECK_OK(tsr_ones(tsr_tensor_ndim(out), tsr_tensor_shape(out), TSR_FLOAT64, NULL, &ones));
-    int st = tsr_backward(out, ones, 0);
-    tsr_tensor_release(ones);
-    return st;
-}
+#include "check_autograd.h"
 
 static void inplace_on_a_leaf_that_requires_grad_fails(void)
 {

@@ -2,41 +2,7 @@
  * views whose base changed after they were taken (regenerated grad_fn).
  * Every loss is sum(c * x), seeded with c; the expected gradients are
  * derived in comments, and gradcheck covers a mixed chain. */
-#include "check.h"
-
-static tsr_tensor *vec(int64_t n, const double *v, bool requires_grad)
-{
-    tsr_tensor *t = NULL;
-    CHECK_OK(tsr_from_host(v, (size_t)n * sizeof *v, 1, &n, TSR_FLOAT64, NULL, &t));
-    if (requires_grad)
-        CHECK_OK(tsr_tensor_set_requires_grad(t, true));
-    return t;
-}
-
-static void check_values(const tsr_tensor *t, const double *expected, int64_t n)
-{
-    double got[16];
-    CHECK_TRUE(t != NULL);
-    if (!t || n > 16 || tsr_to_host(t, got, (size_t)n * sizeof *got) != TSR_OK) {
-        CHECK_TRUE(!"readable float64 tensor");
-        return;
-    }
-    for (int64_t i = 0; i < n; i++)
-        CHECK_DOUBLE(got[i], expected[i], 1e-12);
-}
-
-static void check_grad(const tsr_tensor *leaf, const double *expected, int64_t n)
-{
-    tsr_tensor *g = NULL;
-    CHECK_OK(tsr_tensor_grad(leaf, &g));
-    check_values(g, expected, n);
-    tsr_tensor_release(g);
-}
-
-static tsr_operand S(double v)
-{
-    return tsr_operand_scalar(tsr_scalar_float(v));
-}
+#include "check_autograd.h"
 
 static tsr_tensor *narrow(const tsr_tensor *t, int64_t start, int64_t length)
 {
