@@ -4,6 +4,8 @@
  * with the compiler's baseline, simd_avx2.c with -mavx2 -mfma,
  * simd_avx512.c with -mavx512f and friends), and only a set the CPU
  * supports (CPUID, with OS support for the registers) is ever called. The
+ * loops themselves are written once, in simd_loops.inc, which each of
+ * those files compiles with its own vector vocabulary. The
  * generic set runs on any host. Sets agree bit for bit on add, sub, mul,
  * div and sums; transcendental functions (SLEEF, 1 ulp) may differ by an ulp
  * between sets. Shared headers must only hold `static inline` functions, so
@@ -81,6 +83,24 @@ tsr__cpu_norm_coefficients_f32(double mean, double squares, int64_t n, double ep
     c.rstd = (float)(1.0 / sqrt((double)var + eps));
     c.shift = (float)(-(double)c.rstd * (double)c.mean);
     return c;
+}
+
+/* The largest of `max` and x[0, n), by comparisons, which skip NaN (a row
+ * holding NaN sums to NaN whatever its maximum). */
+static inline float tsr__cpu_max_f32(const float *x, int64_t n, float max)
+{
+    for (int64_t i = 0; i < n; i++) {
+        max = x[i] > max ? x[i] : max;
+    }
+    return max;
+}
+
+static inline double tsr__cpu_max_f64(const double *x, int64_t n, double max)
+{
+    for (int64_t i = 0; i < n; i++) {
+        max = x[i] > max ? x[i] : max;
+    }
+    return max;
 }
 
 typedef struct tsr__cpu_simd {

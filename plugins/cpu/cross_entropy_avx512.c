@@ -17,11 +17,13 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "simd_avx512.h"
+
 double tsr__cpu_ce_lse_f32_avx512(const float *x, int64_t n);
 
 static __mmask16 tail_mask(int64_t left)
 {
-    return left >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << left) - 1u);
+    return left >= 16 ? (__mmask16)0xffff : mask_vf(left);
 }
 
 static __m512 exp_nonpositive(__m512 t)
@@ -57,12 +59,7 @@ static double lanes_in_double(__m512 v)
 
 double tsr__cpu_ce_lse_f32_avx512(const float *x, int64_t n)
 {
-    const __m512 minus_inf = _mm512_set1_ps(-INFINITY);
-    __m512 vmax = minus_inf;
-    for (int64_t i = 0; i < n; i += 16) {
-        vmax = _mm512_max_ps(vmax, _mm512_mask_loadu_ps(minus_inf, tail_mask(n - i), x + i));
-    }
-    float max = _mm512_reduce_max_ps(vmax);
+    float max = row_max_f32(x, n); /* the AVX-512 set's sweep, so the same max */
     if (!isfinite(max)) { /* +inf or only -inf: no distribution (NaN comes out below) */
         return NAN;
     }
@@ -73,14 +70,14 @@ double tsr__cpu_ce_lse_f32_avx512(const float *x, int64_t n)
     for (; i + 64 <= n; i += 64) {
         for (int j = 0; j < 4; j++) {
             /* the next row's line: memory works while this row computes */
-            _mm_prefetch((const char *)(x + n + i + 16 * j), _MM_HINT_T0);
+            prefetch_line(x + n + i + 16 * j);
             __m512 v = _mm512_loadu_ps(x + i + 16 * j);
             acc[j] = _mm512_add_ps(acc[j], exp_nonpositive(_mm512_sub_ps(v, vm)));
         }
     }
     for (int j = 0; i < n; i += 16, j++) {
         __mmask16 m = tail_mask(n - i);
-        _mm_prefetch((const char *)(x + n + i), _MM_HINT_T0);
+        prefetch_line(x + n + i);
         __m512 e = exp_nonpositive(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, x + i), vm));
         acc[j] = _mm512_add_ps(acc[j], _mm512_maskz_mov_ps(m, e));
     }
