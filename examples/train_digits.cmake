@@ -17,4 +17,20 @@ if(BUILD_TESTING)
   # On the reference backend: deterministic, and about 30 s under ASan on 2 cores.
   set_tests_properties(demo_leak_check PROPERTIES LABELS "demo;leak" TIMEOUT 300
                        ENVIRONMENT "TESSERA_BACKEND=reference")
+  # The same program on the Vulkan backend (Mesa's lavapipe, validation layer
+  # on) must reach the accuracy the host backends reach. The loader falls
+  # back to another backend when vulkan cannot start, so the test fails on
+  # the banner naming any other backend instead of passing on the wrong one,
+  # and on any message from the validation layer.
+  if(TARGET tessera_vulkan)
+    add_test(NAME demo_train_digits_vulkan
+             COMMAND train_digits --epochs 4 --expect-accuracy 0.95)
+    set_tests_properties(demo_train_digits_vulkan PROPERTIES
+        LABELS "demo;vulkan" TIMEOUT 300
+        FAIL_REGULAR_EXPRESSION "backend: (cpu|reference)|validation:"
+        ENVIRONMENT "TESSERA_BACKEND=vulkan;VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json;TESSERA_VULKAN_VALIDATION=1")
+    if(TESSERA_SANITIZE)
+      set_property(TEST demo_train_digits_vulkan APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+    endif()
+  endif()
 endif()
