@@ -75,6 +75,50 @@ static const struct {
     {TSR_OP_LOGICAL_NOT, TSR__VK_ALL},
     {TSR_OP_WHERE, TSR__VK_ALL | TSR__VK_COMPLEX},
     {TSR_OP_CLAMP, TSR__VK_INTS | TSR__VK_FLOATS_CPU113},
+    /* The second family: the reference's rows without complex ones. */
+    {TSR_OP_FMOD, TSR__VK_NUMBERS},
+    {TSR_OP_ATAN2, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_HYPOT, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_COPYSIGN, TSR__VK_FLOATS},
+    {TSR_OP_FMAX, TSR__VK_ALL},
+    {TSR_OP_FMIN, TSR__VK_ALL},
+    {TSR_OP_BITWISE_AND, TSR__VK_INTS | TSR__VK_BOOLS},
+    {TSR_OP_BITWISE_OR, TSR__VK_INTS | TSR__VK_BOOLS},
+    {TSR_OP_BITWISE_XOR, TSR__VK_INTS | TSR__VK_BOOLS},
+    {TSR_OP_BITWISE_NOT, TSR__VK_INTS | TSR__VK_BOOLS},
+    {TSR_OP_BITWISE_LEFT_SHIFT, TSR__VK_INTS},
+    {TSR_OP_BITWISE_RIGHT_SHIFT, TSR__VK_INTS},
+    {TSR_OP_EXP2, TSR__VK_FLOATS},
+    {TSR_OP_LOG2, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_LOG10, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_TAN, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ASIN, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ACOS, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ATAN, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_SINH, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_COSH, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ASINH, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ACOSH, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ATANH, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_SILU, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_SOFTPLUS, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_LEAKY_RELU, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ELU, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_HARDTANH, TSR__VK_INTS | TSR__VK_FLOATS_CPU113},
+    {TSR_OP_FLOOR, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_CEIL, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ROUND, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_TRUNC, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_FRAC, TSR__VK_FLOATS},
+    {TSR_OP_RECIPROCAL, TSR__VK_FLOATS},
+    {TSR_OP_SQUARE, TSR__VK_NUMBERS},
+    {TSR_OP_ISNAN, TSR__VK_ALL},
+    {TSR_OP_ISINF, TSR__VK_ALL},
+    {TSR_OP_ISFINITE, TSR__VK_ALL},
+    {TSR_OP_NAN_TO_NUM, TSR__VK_FLOATS},
+    {TSR_OP_LERP, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ADDCMUL, TSR__VK_INTS | TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ADDCDIV, TSR__VK_FLOATS_CPU113},
 };
 
 /* Dtypes this device converts between (copy from any to any). */
@@ -105,6 +149,10 @@ int tsr__vk_dtype_held(const struct tsr__vk_device *dev, int32_t dtype)
 int tsr__vk_copy_supported(const struct tsr__vk_device *dev, int32_t from, int32_t to)
 {
     uint32_t set = from == to ? tsr__vk_held(dev) : tsr__vk_convertible(dev);
+    /* complex64 <-> complex128 converts each part (copy_float64) */
+    if (from != to && (from == TSR_COMPLEX64 || from == TSR_COMPLEX128) &&
+        (to == TSR_COMPLEX64 || to == TSR_COMPLEX128))
+        set = TSR__VK_COMPLEX;
     return from >= 0 && from < TSR_DTYPE_COUNT && to >= 0 && to < TSR_DTYPE_COUNT &&
            (set & TSR__VK_BIT(from)) && (set & TSR__VK_BIT(to)) &&
            tsr__vk_shader_supported(dev, tsr__vk_copy_shader(from, to));
@@ -137,7 +185,7 @@ static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
         for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype) {
             uint32_t bit = TSR__VK_BIT(dtype);
             if (!(tsr__vk_elementwise_rows[r].dtypes & bit & have) ||
-                !tsr__vk_shader_supported(dev, tsr__vk_elementwise_shader(op, dtype)))
+                !tsr__vk_shader_supported(dev, tsr__vk_elementwise_shader_on(dev, op, dtype)))
                 continue;
             int32_t out = tsr__vk_elementwise_bool_out(op) ? TSR_BOOL : dtype;
             tsr__vk_add(b, &n, op, dtype, out, tsr__vk_kernel_elementwise);
@@ -146,6 +194,27 @@ static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
     /* matmul: float32 only, the one dtype matmul.comp computes. */
     if ((have & TSR__VK_BIT(TSR_FLOAT32)) && tsr__vk_matmul_supported(b))
         tsr__vk_add(b, &n, TSR_OP_MATMUL, TSR_FLOAT32, TSR_FLOAT32, tsr__vk_kernel_matmul);
+    /* Softmax family, norms and indexing (kernels_nn.c, kernels_index.c). */
+    for (int32_t op = 0; op < TSR_OP_COUNT; ++op)
+        for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype) {
+            tsr_kernel_fn fn = tsr__vk_nn_kernel(b, op, dtype);
+            if (!fn)
+                fn = tsr__vk_index_kernel(b, op, dtype);
+            if (fn)
+                tsr__vk_add(b, &n, op, dtype, dtype, fn);
+        }
+    /* Reductions and scans (kernels_reduce.c, kernels_scan.c). */
+    for (int32_t op = 0; op < TSR_OP_COUNT; ++op) {
+        for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype) {
+            int32_t out;
+            if (!(have & TSR__VK_BIT(dtype)))
+                continue;
+            if (tsr__vk_reduce_supported(b, op, dtype, &out))
+                tsr__vk_add(b, &n, op, dtype, out, tsr__vk_kernel_reduce);
+            if (tsr__vk_scan_supported(b, op, dtype))
+                tsr__vk_add(b, &n, op, dtype, dtype, tsr__vk_kernel_scan);
+        }
+    }
     return n;
 }
 

@@ -21,8 +21,21 @@ int tsr__vk_elementwise_op(int32_t op);
 /* Whether `op` writes bool whatever its input dtype (comparisons, logical). */
 int tsr__vk_elementwise_bool_out(int32_t op);
 
-/* The shader (enum tsr__vk_shader) running `op` on `dtype`. */
+/* The shader (enum tsr__vk_shader) running `op` on `dtype`, and the one
+ * it runs on `dev` (a fallback where the first cannot be created). */
 int tsr__vk_elementwise_shader(int32_t op, int32_t dtype);
+int tsr__vk_elementwise_shader_on(const struct tsr__vk_device *dev, int32_t op, int32_t dtype);
+
+/* kernels_elementwise2.c: the second family's attributes as the shaders
+ * read them. Fills l->scalar; returns 1 when the op also needs `*third`
+ * bound as input 1 (float64 elu and nan_to_num), which
+ * tsr__vk_ew2_launch_with_third does (with the lock held). */
+struct tsr__vk_launch;
+struct tsr__vk_backend;
+int tsr__vk_ew2_params(const tsr_elementwise_attrs *attrs, int32_t dtype, struct tsr__vk_launch *l,
+                       double *third);
+int tsr__vk_ew2_launch_with_third(struct tsr__vk_backend *b, struct tsr__vk_launch *l,
+                                  double third);
 
 /* kernels_matmul.c: matmul on float32, and whether this device runs it. */
 struct tsr__vk_backend;
@@ -35,6 +48,36 @@ int tsr__vk_kernel_fill(void *backend, const tsr_kernel_args *args);
 
 /* The shader converting `from` to `to`. */
 int tsr__vk_copy_shader(int32_t from, int32_t to);
+
+/* kernels_reduce.c: the TSR_OP_LIST_REDUCE ops (but linalg_vector_norm);
+ * whether (op, dtype) runs here and, if so, its output dtype. */
+int tsr__vk_kernel_reduce(void *backend, const tsr_kernel_args *args);
+int tsr__vk_reduce_supported(const struct tsr__vk_backend *b, int32_t op, int32_t dtype,
+                             int32_t *dtype_out);
+/* Whether a wide (double, int64) reduce or scan shader is used, and the
+ * reduce shader variant for an input dtype, -1 if none runs it. */
+int tsr__vk_reduce_wide(const struct tsr__vk_backend *b, int shader);
+int tsr__vk_reduce_shader(const struct tsr__vk_backend *b, int32_t dtype);
+/* launch_reduce.c: records reduce.comp over the dims of `mask`. */
+struct tsr__vk_launch;
+int tsr__vk_launch_reduce(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
+                          uint32_t mask);
+
+/* kernels_scan.c: cumsum and cumprod. */
+int tsr__vk_kernel_scan(void *backend, const tsr_kernel_args *args);
+int tsr__vk_scan_supported(const struct tsr__vk_backend *b, int32_t op, int32_t dtype);
+
+/* kernels_nn.c: softmax, log_softmax, layer_norm, rms_norm; kernels_index.c:
+ * index_select, gather, scatter, index_add, index_copy, tril, triu. The
+ * *_kernel functions give the kernel for (op, dtype) on this device, or NULL
+ * (input and output share the dtype). */
+int tsr__vk_kernel_softmax(void *backend, const tsr_kernel_args *args);
+int tsr__vk_kernel_norm(void *backend, const tsr_kernel_args *args);
+tsr_kernel_fn tsr__vk_nn_kernel(const struct tsr__vk_backend *b, int32_t op, int32_t dtype);
+int tsr__vk_kernel_gather(void *backend, const tsr_kernel_args *args);
+int tsr__vk_kernel_scatter(void *backend, const tsr_kernel_args *args);
+int tsr__vk_kernel_tri(void *backend, const tsr_kernel_args *args);
+tsr_kernel_fn tsr__vk_index_kernel(const struct tsr__vk_backend *b, int32_t op, int32_t dtype);
 
 /* kernel_table.c: whether tensors of `dtype` can live on this device
  * (kernels check it before trusting a dtype id), and whether a copy from

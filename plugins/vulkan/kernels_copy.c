@@ -9,8 +9,8 @@ int tsr__vk_copy_shader(int32_t from, int32_t to)
 {
     if (from == to)
         return TSR__VK_SHADER_COPY; /* moves bits: no 64-bit types needed */
-    if (from == TSR_FLOAT64 || to == TSR_FLOAT64)
-        return TSR__VK_SHADER_COPY_FLOAT64;
+    if (from == TSR_FLOAT64 || to == TSR_FLOAT64 || from == TSR_COMPLEX128 || to == TSR_COMPLEX128)
+        return TSR__VK_SHADER_COPY_FLOAT64; /* complex64 <-> complex128 too */
     if (from == TSR_INT64 || to == TSR_INT64)
         return TSR__VK_SHADER_COPY_INT64;
     return TSR__VK_SHADER_COPY;

@@ -7,21 +7,42 @@
 
 int tsr__vk_elementwise_op(int32_t op)
 {
-    return op >= TSR_OP_ADD && op <= TSR_OP_CLAMP;
+    return (op >= TSR_OP_ADD && op <= TSR_OP_CLAMP) || (op >= TSR_OP_FMOD && op <= TSR_OP_ADDCDIV);
 }
 
 int tsr__vk_elementwise_bool_out(int32_t op)
 {
-    return (op >= TSR_OP_EQ && op <= TSR_OP_LOGICAL_XOR) || op == TSR_OP_LOGICAL_NOT;
+    return (op >= TSR_OP_EQ && op <= TSR_OP_LOGICAL_XOR) || op == TSR_OP_LOGICAL_NOT ||
+           (op >= TSR_OP_ISNAN && op <= TSR_OP_ISFINITE);
 }
 
 static int tsr__vk_arity(int32_t op)
 {
-    if (op == TSR_OP_WHERE || op == TSR_OP_CLAMP)
+    if (op == TSR_OP_WHERE || op == TSR_OP_CLAMP || (op >= TSR_OP_LERP && op <= TSR_OP_ADDCDIV))
         return 3;
-    if (op >= TSR_OP_ADD && op <= TSR_OP_LOGICAL_XOR)
+    if ((op >= TSR_OP_ADD && op <= TSR_OP_LOGICAL_XOR) ||
+        (op >= TSR_OP_FMOD && op <= TSR_OP_BITWISE_RIGHT_SHIFT && op != TSR_OP_BITWISE_NOT))
         return 2;
     return 1;
+}
+
+/* The second family's ops computed in double even on float16, bfloat16 and
+ * float32 storage (rounded once from the double result), as pow is. */
+static int tsr__vk_through_double(int32_t op)
+{
+    return op == TSR_OP_POW || op == TSR_OP_ATAN2 || op == TSR_OP_HYPOT || op == TSR_OP_LERP ||
+           op == TSR_OP_ADDCMUL || (op >= TSR_OP_EXP2 && op <= TSR_OP_ATANH);
+}
+
+int tsr__vk_elementwise_shader_on(const struct tsr__vk_device *dev, int32_t op, int32_t dtype)
+{
+    int shader = tsr__vk_elementwise_shader(op, dtype);
+    /* lerp and addcmul prefer doubles for their fused step (ew_float64_2.glsl)
+     * but run in float32 with the driver's fma() elsewhere */
+    if ((op == TSR_OP_LERP || op == TSR_OP_ADDCMUL) && shader == TSR__VK_SHADER_EW_FLOAT64 &&
+        dtype != TSR_FLOAT64 && !tsr__vk_shader_supported(dev, shader))
+        return TSR__VK_SHADER_EW_FLOAT;
+    return shader;
 }
 
 int tsr__vk_elementwise_shader(int32_t op, int32_t dtype)
@@ -32,7 +53,7 @@ int tsr__vk_elementwise_shader(int32_t op, int32_t dtype)
     case TSR_FLOAT16:
     case TSR_BFLOAT16:
     case TSR_FLOAT32:
-        return op == TSR_OP_POW ? TSR__VK_SHADER_EW_FLOAT64 : TSR__VK_SHADER_EW_FLOAT;
+        return tsr__vk_through_double(op) ? TSR__VK_SHADER_EW_FLOAT64 : TSR__VK_SHADER_EW_FLOAT;
     case TSR_FLOAT64:
         return TSR__VK_SHADER_EW_FLOAT64;
     case TSR_INT64:
@@ -50,7 +71,8 @@ static int tsr__vk_is_integral(int32_t dtype)
 
 static int tsr__vk_divides_integers(int32_t op, int32_t dtype)
 {
-    return (op == TSR_OP_DIV || op == TSR_OP_FLOOR_DIVIDE || op == TSR_OP_REMAINDER) &&
+    return (op == TSR_OP_DIV || op == TSR_OP_FLOOR_DIVIDE || op == TSR_OP_REMAINDER ||
+            op == TSR_OP_FMOD) &&
            tsr__vk_is_integral(dtype);
 }
 
@@ -94,6 +116,10 @@ static int32_t tsr__vk_mode(int32_t op, const tsr_elementwise_attrs *attrs)
         return attrs->mode;
     if (op == TSR_OP_CLAMP)
         return attrs->mode & (TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX | TSR_CLAMP_SCALAR_BOUNDS);
+    if (op == TSR_OP_ROUND) /* decimals */
+        return attrs->mode;
+    if (op == TSR_OP_LERP) /* the shaders' 1: a scalar weight */
+        return (attrs->mode & TSR_LERP_SCALAR_WEIGHT) ? 1 : 0;
     return 0;
 }
 
@@ -115,8 +141,20 @@ static int tsr__vk_check_dtypes(struct tsr__vk_backend *b, const tsr_kernel_args
     return TSR_OK;
 }
 
+/* Whether the table has (op, dtype): a kernel called directly for a pair it
+ * was not registered for (bitwise_and on float32) must fail, not compute
+ * something. */
+static int tsr__vk_registered(const struct tsr__vk_backend *b, int32_t op, int32_t dtype)
+{
+    for (size_t i = 0; i < b->kernel_count; ++i)
+        if (b->kernels[i].op == op && b->kernels[i].dtype_in == dtype)
+            return 1;
+    return 0;
+}
+
+/* `*third` gets a float64 op's third attribute when *has_third is set. */
 static int tsr__vk_prepare(struct tsr__vk_backend *b, const tsr_kernel_args *args,
-                           struct tsr__vk_launch *l)
+                           struct tsr__vk_launch *l, int *has_third, double *third)
 {
     int32_t op = args->op;
     int arity = tsr__vk_arity(op);
@@ -126,7 +164,8 @@ static int tsr__vk_prepare(struct tsr__vk_backend *b, const tsr_kernel_args *arg
                              "op %d: expected %d input(s) and 1 output", op, arity);
     int32_t dtype = args->inputs[op == TSR_OP_WHERE ? 1 : 0].dtype;
     int complex = dtype == TSR_COMPLEX64 || dtype == TSR_COMPLEX128;
-    if (!tsr__vk_dtype_held(&b->device, dtype) || (complex && op != TSR_OP_WHERE))
+    if (!tsr__vk_dtype_held(&b->device, dtype) || (complex && op != TSR_OP_WHERE) ||
+        !tsr__vk_registered(b, op, dtype))
         return tsr__vk_error(b->host, TSR_ERR_DTYPE, "op %d on %s is not supported here", op,
                              tsr__vk_dtype_name(dtype));
     int status = tsr__vk_check_dtypes(b, args, dtype);
@@ -136,13 +175,15 @@ static int tsr__vk_prepare(struct tsr__vk_backend *b, const tsr_kernel_args *arg
     if (attrs && attrs->struct_size < offsetof(tsr_elementwise_attrs, scalars))
         attrs = NULL;
     int32_t mode = tsr__vk_mode(op, attrs);
+    if (op == TSR_OP_FMAX || op == TSR_OP_FMIN) /* PyTorch's tie rule differs by dtype */
+        mode = dtype == TSR_FLOAT16 || dtype == TSR_BFLOAT16;
     if (op == TSR_OP_DIV && tsr__vk_is_integral(dtype) && mode == TSR_ROUND_NONE)
         return tsr__vk_error(b->host, TSR_ERR_DTYPE,
                              "true division of %s needs a floating dtype (the core converts "
                              "first)",
                              tsr__vk_dtype_name(dtype));
     memset(l, 0, sizeof *l);
-    l->shader = tsr__vk_elementwise_shader(op, dtype);
+    l->shader = tsr__vk_elementwise_shader_on(&b->device, op, dtype);
     l->spec = (struct tsr__vk_spec){op, dtype, args->outputs[0].dtype, mode};
     l->out = &args->outputs[0];
     l->num_in = arity;
@@ -160,6 +201,7 @@ static int tsr__vk_prepare(struct tsr__vk_backend *b, const tsr_kernel_args *arg
             attrs = NULL;
         return tsr__vk_alpha(b, attrs, l->shader, dtype, l->scalar);
     }
+    *has_third = op >= TSR_OP_FMOD ? tsr__vk_ew2_params(attrs, dtype, l, third) : 0;
     return TSR_OK;
 }
 
@@ -169,7 +211,9 @@ int tsr__vk_kernel_elementwise(void *backend, const tsr_kernel_args *args)
     if (!args || args->struct_size < sizeof(tsr_kernel_args))
         return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "kernel arguments too old");
     struct tsr__vk_launch l;
-    int status = tsr__vk_prepare(b, args, &l);
+    int has_third = 0;
+    double third = 0.0;
+    int status = tsr__vk_prepare(b, args, &l, &has_third, &third);
     if (status != TSR_OK)
         return status;
     pthread_mutex_lock(&b->lock);
@@ -184,7 +228,7 @@ int tsr__vk_kernel_elementwise(void *backend, const tsr_kernel_args *args)
             status = tsr__vk_submit_wait(&b->submit);
     }
     if (status == TSR_OK)
-        status = tsr__vk_launch(b, &l);
+        status = has_third ? tsr__vk_ew2_launch_with_third(b, &l, third) : tsr__vk_launch(b, &l);
     pthread_mutex_unlock(&b->lock);
     return status;
 }

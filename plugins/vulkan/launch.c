@@ -35,13 +35,6 @@ struct tsr__vk_layout {
     uint64_t numel;
 };
 
-/* A window of one block bound to one binding. */
-struct tsr__vk_window {
-    struct tsr__vk_buffer *buffer;
-    VkDeviceSize offset, range;
-    uint32_t base; /* byte offset of the first element inside the window */
-};
-
 static int tsr__vk_check_operands(struct tsr__vk_backend *b, const tsr_tensor_desc *const *ops,
                                   int count)
 {
@@ -123,9 +116,9 @@ static int tsr__vk_merge(const tsr_tensor_desc *const *ops, int count, struct ts
 
 /* The window of operand k, whose dims are shape[0..ndim) with byte strides
  * stride[0..ndim) (every extent >= 1). */
-static int tsr__vk_window_for(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
-                              const int64_t *shape, const int64_t *stride, int ndim,
-                              struct tsr__vk_window *w)
+int tsr__vk_window_for(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
+                        const int64_t *shape, const int64_t *stride, int ndim,
+                        struct tsr__vk_window *w)
 {
     struct tsr__vk_buffer *buffer = t->data;
     VkDeviceSize extent = (VkDeviceSize)tsr__vk_dtype_size(t->dtype);
@@ -199,9 +192,9 @@ static void tsr__vk_write_set(struct tsr__vk_backend *b, VkDescriptorSet set,
 
 /* Records one dispatch of `groups` workgroups with the given metadata
  * record (TSR__VK_META_WORDS words) and push constants. */
-static int tsr__vk_record_raw(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
-                              const uint32_t *meta_words, const struct tsr__vk_window *windows,
-                              int count, const struct tsr__vk_push *push_in, uint64_t groups)
+int tsr__vk_record_raw(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
+                       const uint32_t *meta_words, const struct tsr__vk_window *windows,
+                       int count, const struct tsr__vk_push *push_in, uint64_t groups)
 {
     VkPipeline pipeline;
     int status = tsr__vk_pipeline_get(&b->pipelines, l->shader, &l->spec, &pipeline);

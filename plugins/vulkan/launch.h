@@ -39,6 +39,28 @@ int tsr__vk_launch(struct tsr__vk_backend *b, const struct tsr__vk_launch *l);
  * bits ([1] is overwritten with K). Empty outputs record nothing. */
 int tsr__vk_launch_matmul(struct tsr__vk_backend *b, const struct tsr__vk_launch *l);
 
+/* Building blocks for kernels with their own metadata layout (reductions,
+ * row ops): a window of one block bound to one binding, ... */
+struct tsr__vk_window {
+    struct tsr__vk_buffer *buffer;
+    VkDeviceSize offset, range;
+    uint32_t base; /* byte offset of the first element inside the window */
+};
+
+/* ... the smallest aligned window covering operand k (dims shape[0..ndim)
+ * with byte strides stride[0..ndim), every extent >= 1), refusing one that
+ * leaves its allocation or exceeds maxStorageBufferRange, ... */
+int tsr__vk_window_for(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
+                       const int64_t *shape, const int64_t *stride, int ndim,
+                       struct tsr__vk_window *w);
+
+/* ... and one recorded dispatch of `groups` workgroups (capped at 65535)
+ * with a TSR__VK_META_WORDS-word metadata record; windows beyond `count`
+ * repeat the output's. */
+int tsr__vk_record_raw(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
+                       const uint32_t *meta_words, const struct tsr__vk_window *windows,
+                       int count, const struct tsr__vk_push *push_in, uint64_t groups);
+
 /* Size in bytes of a dtype id, 0 for an unknown id. */
 int64_t tsr__vk_dtype_size(int32_t dtype);
 

@@ -175,3 +175,39 @@ int tsr__vk_scalar_bits(const tsr_scalar *value, int32_t dtype, uint64_t bits[2]
     }
     return tsr__vk_to_float(f, is_float, value->v.i, dtype, &bits[0], why, capacity);
 }
+
+/* A static cast, as Scalar::to<scalar_t>() and static_cast<scalar_t>(double)
+ * do: float16 and bfloat16 go through float32 (c10::Half(double) does),
+ * out-of-range values become infinities rather than errors. */
+double tsr__vk_double_in_dtype(double v, int32_t dtype)
+{
+    switch (dtype) {
+    case TSR_FLOAT16:
+        return tm_f16_to_f32(tm_f32_to_f16((float)v));
+    case TSR_BFLOAT16:
+        return tm_bf16_to_f32(tm_f32_to_bf16((float)v));
+    case TSR_FLOAT32:
+        return (float)v;
+    default:
+        return v;
+    }
+}
+
+int64_t tsr__vk_scalar_in_int_dtype(const tsr_scalar *value, int32_t dtype)
+{
+    uint64_t bits = (uint64_t)tsr__vk_scalar_as_int(value);
+    switch (dtype) {
+    case TSR_BOOL:
+        return bits != 0;
+    case TSR_UINT8:
+        return (uint8_t)bits;
+    case TSR_INT8:
+        return (int8_t)(uint8_t)bits;
+    case TSR_INT16:
+        return (int16_t)(uint16_t)bits;
+    case TSR_INT32:
+        return (int32_t)(uint32_t)bits;
+    default:
+        return (int64_t)bits;
+    }
+}

@@ -20,4 +20,12 @@ int tsr__vk_scalar_bits(const tsr_scalar *value, int32_t dtype, uint64_t bits[2]
 double tsr__vk_scalar_as_double(const tsr_scalar *value);
 int64_t tsr__vk_scalar_as_int(const tsr_scalar *value);
 
+/* Op attributes (leaky_relu's slope, addcmul's value, ...) converted as
+ * PyTorch's Scalar::to<scalar_t>() converts them, without fill_'s overflow
+ * check: a floating value rounded to `dtype` (float16 and bfloat16 through
+ * float32; too large gives an infinity), held in a double; an integer one
+ * truncated and wrapped to the integer dtype's width. */
+double tsr__vk_double_in_dtype(double v, int32_t dtype);
+int64_t tsr__vk_scalar_in_int_dtype(const tsr_scalar *value, int32_t dtype);
+
 #endif /* TSR_VULKAN_SCALAR_H */

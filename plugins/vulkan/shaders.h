@@ -28,7 +28,20 @@ enum { TSR__VK_NEEDS_INT64 = 1, TSR__VK_NEEDS_FLOAT64 = 2 };
     X(EW_INT, "ew_int", 0)                                                                         \
     X(EW_INT64, "ew_int64", TSR__VK_NEEDS_INT64)                                                   \
     X(EW_FLOAT64, "ew_float64", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)                   \
-    X(MATMUL, "matmul", 0)
+    X(MATMUL, "matmul", 0)                                                                         \
+    X(REDUCE, "reduce", 0)                                                                         \
+    X(REDUCE_WIDE, "reduce_wide", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)                     \
+    X(SCAN, "scan", 0)                                                                             \
+    X(SCAN_WIDE, "scan_wide", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)                         \
+    X(SOFTMAX, "softmax", 0)                                                                       \
+    X(NORM, "norm", 0)                                                                             \
+    X(SOFTMAX_WIDE, "softmax_wide", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)                   \
+    X(NORM_WIDE, "norm_wide", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)                         \
+    X(INDEX_CHECK, "index_check", 0)                                                               \
+    X(INDEX_GATHER, "index_gather", 0)                                                             \
+    X(SCATTER, "scatter", 0)                                                                       \
+    X(SCATTER_WIDE, "scatter_wide", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)                   \
+    X(TRI, "tri", 0)
 
 enum tsr__vk_shader {
 #define TSR__VK_SHADER_ENUM_(id, stem, needs) TSR__VK_SHADER_##id,

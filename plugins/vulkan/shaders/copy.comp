@@ -3,8 +3,9 @@
 // copy with dtype conversion (DT_IN to DT_OUT), PyTorch's rules (see
 // tm_convert.glsl). Built three times: plain (no 64-bit types), with
 // COPY_INT64 (int64 conversions, needs shaderInt64) and with COPY_FLOAT64
-// as well (float64 conversions, needs shaderFloat64). Same-dtype copies move
-// bits and run in the plain build for every dtype.
+// as well (float64 conversions and complex64 <-> complex128, needs
+// shaderFloat64). Same-dtype copies move bits and run in the plain build for
+// every dtype.
 #ifdef COPY_INT64
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #define TM_INT64
@@ -128,6 +129,16 @@ void tsr_element(uvec4 o)
 #ifdef TM_DOUBLE
     } else if (DT_IN == TSR_FLOAT64) {
         store_from_double(o.x, packDouble2x32(tsr_load_bits64(0, o.y)));
+    } else if (DT_IN == TSR_COMPLEX64) { // to complex128: each part widened exactly
+        for (uint k = 0u; k < 2u; ++k) {
+            float part = uintBitsToFloat(tsr_load_bits(0, o.y + 4u * k, 4));
+            tsr_store_bits64(o.x + 8u * k, unpackDouble2x32(double(part)));
+        }
+    } else if (DT_IN == TSR_COMPLEX128) { // to complex64: each part rounded once
+        for (uint k = 0u; k < 2u; ++k) {
+            double part = packDouble2x32(tsr_load_bits64(0, o.y + 8u * k));
+            tsr_store_bits(o.x + 4u * k, 4, floatBitsToUint(float(part)));
+        }
 #endif
     }
 }

@@ -9,6 +9,7 @@
 #include "tm_prelude.glsl"
 #include "tm_math_f32.glsl"
 #include "tm_convert.glsl"
+#include "ew_float2.glsl"
 
 float load_f(int slot, uint addr)
 {
@@ -39,8 +40,8 @@ float binary(float a, float b)
     case TSR_OP_SUB: return a - alpha * b;
     case TSR_OP_MUL: return a * b;
     case TSR_OP_DIV:
-        if (MODE == TSR_ROUND_TRUNC)
-            return tm_trunc(tm_div(a, b));
+        if (MODE == TSR_ROUND_TRUNC) // the quotient in the element type, then truncated
+            return tm_trunc(round_dt(tm_div(a, b)));
         if (MODE == TSR_ROUND_FLOOR)
             return tm_floor_divide(a, b);
         return tm_div(a, b);
@@ -151,6 +152,16 @@ void tsr_element(uvec4 o)
         tsr_store_bool(o.x, predicate(load_f(0, o.y), load_f(1, o.z)));
     } else if (OP >= TSR_OP_ADD && OP <= TSR_OP_MINIMUM) {
         store_f(o.x, binary(load_f(0, o.y), load_f(1, o.z)));
+    } else if (OP >= TSR_OP_FMOD && OP <= TSR_OP_FMIN) {
+        store_f(o.x, binary2(load_f(0, o.y), load_f(1, o.z)));
+    } else if (OP >= TSR_OP_ISNAN && OP <= TSR_OP_ISFINITE) {
+        tsr_store_bool(o.x, classify(load_f(0, o.y)));
+    } else if (OP >= TSR_OP_LERP && OP <= TSR_OP_ADDCDIV) {
+        // lerp's input 2 repeats start when the weight is a scalar: not read
+        float t2 = OP == TSR_OP_LERP && MODE == 1 ? 0.0f : load_f(2, o.w);
+        store_f(o.x, ternary2(load_f(0, o.y), load_f(1, o.z), t2));
+    } else if (OP >= TSR_OP_FMOD) {
+        store_f(o.x, unary2(load_f(0, o.y)));
     } else {
         store_f(o.x, unary(load_f(0, o.y)));
     }

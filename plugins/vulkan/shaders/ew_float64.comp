@@ -3,14 +3,17 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 // Elementwise ops computed in double (needs shaderFloat64 and shaderInt64):
 // every op on float64 storage, and pow on float32, float16 and bfloat16
-// storage, which is rounded from a double result (tm_powf).
+// storage, which is rounded from a double result (tm_powf); the second
+// family's transcendental ops likewise (ew_float64_2.glsl).
 
 #define TM_INT64
 #define TM_DOUBLE
 #include "tsr_common.glsl"
 #include "tm_prelude.glsl"
 #include "tm_math_f64.glsl"
+#include "tm_hyper_f64.glsl"
 #include "tm_convert.glsl"
+#include "ew_float64_2.glsl"
 
 double load_d(int slot, uint addr)
 {
@@ -157,6 +160,17 @@ void tsr_element(uvec4 o)
         tsr_store_bool(o.x, predicate(load_d(0, o.y), load_d(1, o.z)));
     } else if (OP >= TSR_OP_ADD && OP <= TSR_OP_MINIMUM) {
         store_d(o.x, binary(load_d(0, o.y), load_d(1, o.z)));
+    } else if (OP >= TSR_OP_FMOD && OP <= TSR_OP_FMIN) {
+        store_d(o.x, binary2(load_d(0, o.y), load_d(1, o.z)));
+    } else if (OP >= TSR_OP_ISNAN && OP <= TSR_OP_ISFINITE) {
+        tsr_store_bool(o.x, classify(load_d(0, o.y)));
+    } else if (OP >= TSR_OP_LERP && OP <= TSR_OP_ADDCDIV) {
+        // lerp's input 2 repeats start when the weight is a scalar: not read
+        double t2 = OP == TSR_OP_LERP && MODE == 1 ? 0.0lf : load_d(2, o.w);
+        store_d(o.x, ternary2(load_d(0, o.y), load_d(1, o.z), t2));
+    } else if (OP >= TSR_OP_FMOD) {
+        bool third = OP == TSR_OP_ELU || OP == TSR_OP_NAN_TO_NUM; // see ew_float64_2.glsl
+        store_d(o.x, unary2(load_d(0, o.y), third ? load_d(1, o.z) : 0.0lf));
     } else {
         store_d(o.x, unary(load_d(0, o.y)));
     }

@@ -27,5 +27,7 @@ void store_i(uint addr, int v)
 }
 
 IT load_alpha() { return int(pc.s0.x); }
+IT load_param1() { return int(pc.s1.x); }
+#define SHIFT_MASK 31
 
 #include "ew_int_ops.glsl"

@@ -19,5 +19,7 @@ void store_i(uint addr, int64_t v)
 }
 
 int64_t load_alpha() { return int64_t(packUint2x32(pc.s0)); }
+int64_t load_param1() { return int64_t(packUint2x32(pc.s1)); }
+#define SHIFT_MASK 63
 
 #include "ew_int_ops.glsl"

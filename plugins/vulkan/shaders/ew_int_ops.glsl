@@ -1,6 +1,9 @@
 // Integer elementwise ops, shared by ew_int.comp (IT = int) and
 // ew_int64.comp (IT = int64_t). The including file defines IT and UT (the
-// signed and unsigned compute types), load_i, store_i and load_alpha.
+// signed and unsigned compute types), load_i, store_i, load_alpha (the
+// first push-constant scalar: add's alpha, addcmul's value, hardtanh's
+// min) and load_param1 (the second: hardtanh's max), and SHIFT_MASK (the
+// count bits a shift uses).
 // Arithmetic goes through UT where overflow must wrap.
 
 IT wrap_neg(IT a) { return IT(UT(0) - UT(a)); }
@@ -59,6 +62,54 @@ IT ipow(IT base, IT e)
         n >>= 1;
     }
     return IT(result);
+}
+
+// C's %: the dividend's sign; x % -1 is 0 (INT_MIN % -1 would trap).
+IT fmod_c(IT a, IT b)
+{
+    if (b == IT(0))
+        tsr_flag(TSR_STATUS_INT_DIV_BY_ZERO);
+    IT d = safe_divisor(b);
+    IT r = a - (a / d) * d;
+    return b == IT(0) || b == IT(-1) ? IT(0) : r;
+}
+
+// PyTorch 1.13 on x86-64 shifts by the count's low bits (SHIFT_MASK), in
+// 32 bits for narrow dtypes, whose stores keep the low bits. uint8 values
+// arrive zero-extended, so the arithmetic right shift is a logical one.
+IT shift(IT a, IT count, bool left)
+{
+    uint n = uint(count) & uint(SHIFT_MASK);
+    return left ? IT(UT(a) << n) : a >> n;
+}
+
+IT binary2(IT a, IT b)
+{
+    switch (OP) {
+    case TSR_OP_FMOD: return fmod_c(a, b);
+    case TSR_OP_FMAX: return a < b ? b : a;
+    case TSR_OP_FMIN: return b < a ? b : a;
+    case TSR_OP_BITWISE_AND: return a & b;
+    case TSR_OP_BITWISE_OR: return a | b;
+    case TSR_OP_BITWISE_XOR: return a ^ b;
+    case TSR_OP_BITWISE_LEFT_SHIFT: return shift(a, b, true);
+    case TSR_OP_BITWISE_RIGHT_SHIFT: return shift(a, b, false);
+    }
+    return a;
+}
+
+IT unary2(IT x)
+{
+    switch (OP) {
+    case TSR_OP_BITWISE_NOT: return DT_IN == TSR_BOOL ? IT(x == IT(0) ? 1 : 0) : ~x;
+    case TSR_OP_SQUARE: return IT(UT(x) * UT(x));
+    case TSR_OP_HARDTANH: {
+        IT lo = load_alpha(), hi = load_param1();
+        x = x < lo ? lo : x;
+        return hi < x ? hi : x;
+    }
+    }
+    return x;
 }
 
 IT binary(IT a, IT b)
@@ -133,6 +184,16 @@ void tsr_element(uvec4 o)
         tsr_store_bool(o.x, predicate(load_i(0, o.y), load_i(1, o.z)));
     } else if (OP >= TSR_OP_ADD && OP <= TSR_OP_MINIMUM) {
         store_i(o.x, binary(load_i(0, o.y), load_i(1, o.z)));
+    } else if (OP >= TSR_OP_FMOD && OP <= TSR_OP_BITWISE_RIGHT_SHIFT &&
+               OP != TSR_OP_BITWISE_NOT) {
+        store_i(o.x, binary2(load_i(0, o.y), load_i(1, o.z)));
+    } else if (OP >= TSR_OP_ISNAN && OP <= TSR_OP_ISFINITE) { // integers are finite
+        tsr_store_bool(o.x, OP == TSR_OP_ISFINITE);
+    } else if (OP == TSR_OP_ADDCMUL) { // self + value * t1 * t2, wrapping
+        UT product = UT(load_alpha()) * UT(load_i(1, o.z)) * UT(load_i(2, o.w));
+        store_i(o.x, IT(UT(load_i(0, o.y)) + product));
+    } else if (OP >= TSR_OP_FMOD) {
+        store_i(o.x, unary2(load_i(0, o.y)));
     } else {
         store_i(o.x, unary(load_i(0, o.y)));
     }

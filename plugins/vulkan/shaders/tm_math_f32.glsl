@@ -182,7 +182,8 @@ float tm_exp(float x)
     if (x < -103.972084f)
         return 0.0f;
     float k = tm_floor(x * TM_LOG2E + 0.5f);
-    float r = (x - k * TM_LN2_HI) - k * TM_LN2_LO;
+    // precise: Mesa's NIR would otherwise fold the two steps into x - k * ln2
+    precise float r = (x - k * TM_LN2_HI) - k * TM_LN2_LO;
     return tm_scale(1.0f + tm_expm1_poly(r), tm_ftoi(k));
 }
 
@@ -199,7 +200,8 @@ float tm_expm1(float x)
     if (tm_fabs(x) < 0.3465f)
         return tm_expm1_poly(x);
     float k = tm_floor(x * TM_LOG2E + 0.5f);
-    float r = (x - k * TM_LN2_HI) - k * TM_LN2_LO;
+    // precise: Mesa's NIR would otherwise fold the two steps into x - k * ln2
+    precise float r = (x - k * TM_LN2_HI) - k * TM_LN2_LO;
     float e = tm_expm1_poly(r);
     int n = tm_ftoi(k);
     if (n > 100)
@@ -273,10 +275,11 @@ float tm_log1p(float x)
         return x;
     if (x > -0.292893201f && x < 0.414213538f) // 1 + x needs no reduction
         return tm_log_kernel(x, 0.0f, 0.0f);
-    float u = 1.0f + x;
+    precise float u = 1.0f + x;
     int k = tm_utoi(floatBitsToUint(u) >> 23) - 127;
-    // 1 + x = u (1 + c) to first order: c recovers what rounding u lost.
-    float c = 0.0f;
+    // 1 + x = u (1 + c) to first order: c recovers what rounding u lost
+    // (precise: (u - x) must not fold to 1).
+    precise float c = 0.0f;
     if (k < 25)
         c = (k > 0 ? 1.0f - (u - x) : x - (u - 1.0f)) / u;
     return tm_log_split(floatBitsToUint(u), 0, c);

@@ -197,7 +197,8 @@ double tm_dexp(double x)
     if (x < -745.1332191019412lf)
         return 0.0lf;
     double k = tm_dfloor(x * TM_D_LOG2E + 0.5lf);
-    double r = (x - k * TM_D_LN2_HI) - k * TM_D_LN2_LO;
+    // precise: Mesa's NIR would otherwise fold the two steps into x - k * ln2
+    precise double r = (x - k * TM_D_LN2_HI) - k * TM_D_LN2_LO;
     return tm_dscale(1.0lf + tm_dexpm1_poly(r), tm_dtoi(k));
 }
 
@@ -299,11 +300,13 @@ double tm_dlog1p(double x)
         return -tm_dinf();
     if (tm_disinf(x))
         return x;
-    double u = 1.0lf + x;
+    precise double u = 1.0lf + x;
     if (u == 1.0lf)
         return x;
-    // log(u) * x / (u - 1): the rounding of u cancels to first order.
-    return tm_dlog(u) * (x / (u - 1.0lf));
+    // log(u) * x / (u - 1): the rounding of u cancels to first order
+    // (precise: u - 1 must not fold to x).
+    precise double rounded = u - 1.0lf;
+    return tm_dlog(u) * (x / rounded);
 }
 
 // ---- powers ---------------------------------------------------------------------
@@ -388,7 +391,7 @@ double tm_dcos_kernel(double r)
 // |k| < 2^20, so for |x| < 2^20; larger arguments use tm_dreduce_large.
 double tm_dreduce(double x, double k)
 {
-    double r = x - k * TM_D_PIO2_1;
+    precise double r = x - k * TM_D_PIO2_1; // precise: no folding of the pieces
     r -= k * TM_D_PIO2_2;
     r -= k * TM_D_PIO2_3;
     return r - k * TM_D_PIO2_3T;

@@ -506,6 +506,11 @@ void run_all_cases(void)
         CASE(large_and_high_rank_tensors),
         CASE(complex_values_move_fill_and_select),
         CASE(empty_tensors_are_a_no_op),
+        CASE(family2_unary_ops_match_host_formulas),
+        CASE(family2_round_decimals_and_bfloat16_steps),
+        CASE(family2_ternary_ops),
+        CASE(family2_integer_ops),
+        CASE(family2_complex_conversions),
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         int before = failures;

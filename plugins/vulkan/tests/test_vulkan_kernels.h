@@ -76,4 +76,11 @@ void empty_tensors_are_a_no_op(void);
 /* test_vulkan_dtype_cases.c */
 void binary_ops_on_every_registered_dtype(void);
 
+/* test_vulkan_family2_cases.c */
+void family2_unary_ops_match_host_formulas(void);
+void family2_round_decimals_and_bfloat16_steps(void);
+void family2_ternary_ops(void);
+void family2_integer_ops(void);
+void family2_complex_conversions(void);
+
 #endif /* TSR_VULKAN_TEST_KERNELS_H */

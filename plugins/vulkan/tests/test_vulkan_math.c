@@ -16,6 +16,8 @@
 
 #include "tm_math_f64.h" /* tm_math_f64.glsl without the "lf" suffixes */
 
+#include "tm_hyper_f64.h" /* uses tm_math_f64.h */
+
 #include "tm_convert.glsl"
 
 static int failures;
@@ -321,12 +323,98 @@ static void test_conversions(void)
     printf("conversions: float16 (every 251st float32, every float16), bfloat16, integers\n");
 }
 
+/* Float storage of exp2, log2, log10 and the hyperbolic ops computes in
+ * double and rounds once: within a hair of half an ulp of libm's double
+ * function rounded to float32, on every `step`-th float32. */
+#define THROUGH_DOUBLE(name, fn)                                                                   \
+    static float name##_f32(float x)                                                               \
+    {                                                                                              \
+        return (float)fn((double)x);                                                               \
+    }
+THROUGH_DOUBLE(exp2, tm_dexp2_any)
+THROUGH_DOUBLE(log2, tm_dlog2_any)
+THROUGH_DOUBLE(log10, tm_dlog10)
+THROUGH_DOUBLE(sinh, tm_dsinh)
+THROUGH_DOUBLE(cosh, tm_dcosh)
+THROUGH_DOUBLE(asinh, tm_dasinh)
+THROUGH_DOUBLE(acosh, tm_dacosh)
+THROUGH_DOUBLE(atanh, tm_datanh)
+THROUGH_DOUBLE(tan, tm_dtan)
+THROUGH_DOUBLE(asin, tm_dasin)
+THROUGH_DOUBLE(acos, tm_dacos)
+THROUGH_DOUBLE(atan, tm_datan)
+
+static void test_family2_functions(unsigned step)
+{
+    const double half = 0.5 + 1e-6;
+    check_f32("exp2", exp2_f32, exp2, half, step);
+    check_f32("log2", log2_f32, log2, half, step);
+    check_f32("log10", log10_f32, log10, half, step);
+    check_f32("sinh", sinh_f32, sinh, half, step);
+    check_f32("cosh", cosh_f32, cosh, half, step);
+    check_f32("asinh", asinh_f32, asinh, half, step);
+    check_f32("acosh", acosh_f32, acosh, half, step);
+    check_f32("atanh", atanh_f32, atanh, half, step);
+    check_f32("tan", tan_f32, tan, 0.6, step);
+    check_f32("asin", asin_f32, asin, half, step);
+    check_f32("acos", acos_f32, acos, half, step);
+    check_f32("atan", atan_f32, atan, half, step);
+    check_f64("tan", tm_dtan, tan, -1e5, 1e5, 1e-15);
+    check_f64("asin", tm_dasin, asin, -1, 1, 1e-15);
+    check_f64("acos", tm_dacos, acos, -1, 1, 1e-15);
+    check_f64("atan", tm_datan, atan, -1e5, 1e5, 1e-15);
+    check_f64("atan", tm_datan, atan, -2, 2, 1e-15);
+    check_f64("exp2", tm_dexp2_any, exp2, -1070, 1023, 1e-15);
+    check_f64("log2", tm_dlog2_any, log2, 1e-5, 1e5, 1e-15);
+    check_f64("log2", tm_dlog2_any, log2, 0.5, 2, 1e-15);
+    check_f64("log10", tm_dlog10, log10, 1e-5, 1e5, 1e-15);
+    check_f64("log10", tm_dlog10, log10, 0.5, 2, 1e-15);
+    check_f64("sinh", tm_dsinh, sinh, -1, 1, 1e-15);
+    check_f64("sinh", tm_dsinh, sinh, -710, 710, 1e-15);
+    check_f64("cosh", tm_dcosh, cosh, -710, 710, 1e-15);
+    check_f64("asinh", tm_dasinh, asinh, -1, 1, 1e-15);
+    check_f64("asinh", tm_dasinh, asinh, -1e5, 1e5, 1e-15);
+    check_f64("acosh", tm_dacosh, acosh, 1, 3, 1e-15);
+    check_f64("acosh", tm_dacosh, acosh, 1, 1e5, 1e-15);
+    check_f64("atanh", tm_datanh, atanh, -1, 1, 1e-15);
+    /* hypot: over the whole exponent range, subnormals and specials */
+    double worst = 0;
+    for (int i = 0; i < 1000000; ++i) {
+        double x = ldexp(uniform(-1, 1), (int)(rng() % 2150) - 1075);
+        double y = ldexp(uniform(-1, 1), (int)(rng() % 2150) - 1075);
+        double e = rel(tm_dhypot(x, y), hypot(x, y));
+        worst = e > worst ? e : worst;
+    }
+    printf("hypot    float64, every exponent: worst relative error %.2g\n", worst);
+    double worst_atan2 = 0;
+    for (int i = 0; i < 1000000; ++i) {
+        double x = ldexp(uniform(-1, 1), (int)(rng() % 200) - 100);
+        double y = ldexp(uniform(-1, 1), (int)(rng() % 200) - 100);
+        double e = rel(tm_datan2(y, x), atan2(y, x));
+        worst_atan2 = e > worst_atan2 ? e : worst_atan2;
+    }
+    printf("atan2    float64, exponents -100..100: worst relative error %.2g\n", worst_atan2);
+    CHECK(worst_atan2 <= 1e-15, "atan2: relative error %.3g", worst_atan2);
+    CHECK(worst <= 1e-15, "hypot: relative error %.3g", worst);
+    for (size_t i = 0; i < sizeof specials / sizeof specials[0]; ++i)
+        for (size_t j = 0; j < sizeof specials / sizeof specials[0]; ++j) {
+            double x = specials[i], y = specials[j], got = tm_dhypot(x, y), want = hypot(x, y);
+            CHECK(got == want || (isnan(got) && isnan(want)), "hypot(%g, %g) = %g, libm %g", x, y,
+                  got, want);
+            got = tm_datan2(x, y), want = atan2(x, y);
+            CHECK((isnan(got) && isnan(want)) ||
+                      (signbit(got) == signbit(want) && fabs(got - want) <= 1e-15 * fabs(want)),
+                  "atan2(%g, %g) = %.17g, libm %.17g", x, y, got, want);
+        }
+}
+
 int main(int argc, char **argv)
 {
     unsigned step = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 4099;
     test_float32_functions(step ? step : 1);
     test_float64_functions();
     test_float64_large_trig();
+    test_family2_functions(step ? step : 1);
     test_exact_division();
     test_pow();
     test_floor_divide();

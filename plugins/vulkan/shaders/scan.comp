@@ -1,0 +1,143 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// cumsum and cumprod along one dim, in the reference backend's order: each
+// slice is cut into chunks of 1024 terms; within a chunk the terms fold left
+// to right from the identity, and result i is the carry into its chunk
+// combined with that running value (the carry into chunk c + 1 is the
+// carry into chunk c combined with chunk c's total). One invocation scans
+// one slice, so the bits never depend on the layout or the scheduling.
+// REDUCE_WIDE (shaderInt64 + shaderFloat64) carries floats in double and
+// integers in int64, as the reference does; without it, float and int32
+// (whose wrapping gives the same low bits).
+//
+// Metadata (kernels_scan.c): [0] output base, [1] input base, [2] rank of
+// the other dims, [3] length along the dim, [4..20) the other dims' shape,
+// [20..36) their output byte strides, [36..52) their input byte strides,
+// [52] output byte step along the dim, [53] input byte step. Push
+// constants: numel = slices.
+
+#ifdef REDUCE_WIDE
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#define FT double
+#define IT int64_t
+#else
+#define FT float
+#define IT int
+#endif
+#define TSR_NO_ELEMENT_LOOP
+#include "tsr_common.glsl"
+#include "tm_prelude.glsl"
+#include "tm_convert.glsl"
+
+#define CHUNK 1024u
+
+const bool IS_FLOAT = DT_IN == TSR_BFLOAT16 || DT_IN == TSR_FLOAT16 || DT_IN == TSR_FLOAT32 ||
+                      DT_IN == TSR_FLOAT64;
+const bool PRODUCT = OP == TSR_OP_CUMPROD;
+
+FT load_f(uint addr)
+{
+#ifdef REDUCE_WIDE
+    if (DT_IN == TSR_FLOAT64)
+        return packDouble2x32(tsr_load_bits64(0, addr));
+#endif
+    if (DT_IN == TSR_FLOAT16)
+        return FT(tm_f16_to_f32(tsr_load_bits(0, addr, 2)));
+    if (DT_IN == TSR_BFLOAT16)
+        return FT(tm_bf16_to_f32(tsr_load_bits(0, addr, 2)));
+    return FT(uintBitsToFloat(tsr_load_bits(0, addr, 4)));
+}
+
+IT load_i(uint addr)
+{
+#ifdef REDUCE_WIDE
+    if (DT_IN == TSR_INT64)
+        return int64_t(packUint2x32(tsr_load_bits64(0, addr)));
+#endif
+    if (DT_IN == TSR_BOOL || DT_IN == TSR_UINT8)
+        return IT(tsr_load_bits(0, addr, 1));
+    return IT(tsr_load_signed(0, addr, tsr_size(DT_IN)));
+}
+
+void store_f(uint addr, FT v)
+{
+#ifdef REDUCE_WIDE
+    if (DT_OUT == TSR_FLOAT64) {
+        tsr_store_bits64(addr, unpackDouble2x32(v));
+        return;
+    }
+#endif
+    if (DT_OUT == TSR_FLOAT16)
+        tsr_store_bits(addr, 2, tm_f32_to_f16(float(v)));
+    else if (DT_OUT == TSR_BFLOAT16)
+        tsr_store_bits(addr, 2, tm_f32_to_bf16(float(v)));
+    else
+        tsr_store_bits(addr, 4, floatBitsToUint(float(v)));
+}
+
+void store_i(uint addr, IT v)
+{
+#ifdef REDUCE_WIDE
+    if (DT_OUT == TSR_INT64) {
+        tsr_store_bits64(addr, unpackUint2x32(uint64_t(v)));
+        return;
+    }
+#endif
+    if (DT_OUT == TSR_BOOL)
+        tsr_store_bool(addr, v != IT(0));
+    else
+        tsr_store_bits(addr, tsr_size(DT_OUT), uint(v));
+}
+
+FT comb_f(FT a, FT b)
+{
+    precise FT r = PRODUCT ? a * b : a + b;
+    return r;
+}
+
+IT comb_i(IT a, IT b) { return PRODUCT ? a * b : a + b; }
+
+void scan_slice(uint out_addr, uint in_addr, uint length)
+{
+    uint out_step = meta[52], in_step = meta[53];
+    FT carry_f = FT(PRODUCT ? 1 : 0), run_f = carry_f;
+    IT carry_i = IT(PRODUCT ? 1 : 0), run_i = carry_i;
+    bool has_carry = false;
+    for (uint i = 0u; i < length; ++i) {
+        if (i > 0u && i % CHUNK == 0u) {
+            carry_f = has_carry ? comb_f(carry_f, run_f) : run_f;
+            carry_i = has_carry ? comb_i(carry_i, run_i) : run_i;
+            has_carry = true;
+            run_f = FT(PRODUCT ? 1 : 0);
+            run_i = IT(PRODUCT ? 1 : 0);
+        }
+        if (IS_FLOAT) {
+            run_f = comb_f(run_f, load_f(in_addr + i * in_step));
+            store_f(out_addr + i * out_step, has_carry ? comb_f(carry_f, run_f) : run_f);
+        } else {
+            run_i = comb_i(run_i, load_i(in_addr + i * in_step));
+            store_i(out_addr + i * out_step, has_carry ? comb_i(carry_i, run_i) : run_i);
+        }
+    }
+}
+
+void main()
+{
+    uint slices = pc.numel;
+    uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint s = gl_GlobalInvocationID.x; s < slices; s += step) {
+        uvec2 o = uvec2(meta[0], meta[1]);
+        uint rest = s;
+        for (int d = int(meta[2]) - 1; d >= 0; --d) {
+            uint c = rest;
+            if (d > 0) {
+                c = rest % meta[4 + d];
+                rest /= meta[4 + d];
+            }
+            o += c * uvec2(meta[20 + d], meta[36 + d]);
+        }
+        scan_slice(o.x, o.y, meta[3]);
+        if (slices - s <= step) // s + step would pass slices (or wrap)
+            break;
+    }
+}
