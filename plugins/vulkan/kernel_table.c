@@ -100,6 +100,7 @@ static const struct {
     {TSR_OP_ASINH, TSR__VK_FLOATS_CPU113},
     {TSR_OP_ACOSH, TSR__VK_FLOATS_CPU113},
     {TSR_OP_ATANH, TSR__VK_FLOATS_CPU113},
+    {TSR_OP_ERFC, TSR__VK_FLOATS_CPU113},
     {TSR_OP_SILU, TSR__VK_FLOATS_CPU113},
     {TSR_OP_SOFTPLUS, TSR__VK_FLOATS_CPU113},
     {TSR_OP_LEAKY_RELU, TSR__VK_FLOATS_CPU113},
@@ -191,9 +192,10 @@ static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
             tsr__vk_add(b, &n, op, dtype, out, tsr__vk_kernel_elementwise);
         }
     }
-    /* matmul: float32 only, the one dtype matmul.comp computes. */
-    if ((have & TSR__VK_BIT(TSR_FLOAT32)) && tsr__vk_matmul_supported(b))
-        tsr__vk_add(b, &n, TSR_OP_MATMUL, TSR_FLOAT32, TSR_FLOAT32, tsr__vk_kernel_matmul);
+    /* matmul: the reference's dtypes less complex (kernels_matmul.c). */
+    for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype)
+        if (tsr__vk_matmul_supported(b, dtype))
+            tsr__vk_add(b, &n, TSR_OP_MATMUL, dtype, dtype, tsr__vk_kernel_matmul);
     /* Softmax family, norms and indexing (kernels_nn.c, kernels_index.c). */
     for (int32_t op = 0; op < TSR_OP_COUNT; ++op)
         for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype) {

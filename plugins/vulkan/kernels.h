@@ -37,10 +37,10 @@ int tsr__vk_ew2_params(const tsr_elementwise_attrs *attrs, int32_t dtype, struct
 int tsr__vk_ew2_launch_with_third(struct tsr__vk_backend *b, struct tsr__vk_launch *l,
                                   double third);
 
-/* kernels_matmul.c: matmul on float32, and whether this device runs it. */
+/* kernels_matmul.c: matmul, and whether this device runs it on a dtype. */
 struct tsr__vk_backend;
 int tsr__vk_kernel_matmul(void *backend, const tsr_kernel_args *args);
-int tsr__vk_matmul_supported(const struct tsr__vk_backend *b);
+int tsr__vk_matmul_supported(const struct tsr__vk_backend *b, int32_t dtype);
 
 /* kernels_copy.c: copy (any dtype to any dtype) and fill. */
 int tsr__vk_kernel_copy(void *backend, const tsr_kernel_args *args);

@@ -31,7 +31,7 @@ static int tsr__vk_arity(int32_t op)
 static int tsr__vk_through_double(int32_t op)
 {
     return op == TSR_OP_POW || op == TSR_OP_ATAN2 || op == TSR_OP_HYPOT || op == TSR_OP_LERP ||
-           op == TSR_OP_ADDCMUL || (op >= TSR_OP_EXP2 && op <= TSR_OP_ATANH);
+           op == TSR_OP_ADDCMUL || (op >= TSR_OP_EXP2 && op <= TSR_OP_ERFC);
 }
 
 int tsr__vk_elementwise_shader_on(const struct tsr__vk_device *dev, int32_t op, int32_t dtype)

@@ -28,11 +28,12 @@ static int tsr__vk_scatter_shader(const struct tsr__vk_device *dev)
                                                                : TSR__VK_SHADER_SCATTER;
 }
 
-/* Dtypes scatter.comp combines (every reduce, index_add): not complex ones,
- * and int64/float64 only in the wide variant. */
+/* Dtypes scatter.comp combines (every reduce, index_add): int64, float64
+ * and the complex ones only in the wide variant. */
 static int tsr__vk_combines(const struct tsr__vk_device *dev, int32_t dtype)
 {
-    if (dtype == TSR_INT64 || dtype == TSR_FLOAT64)
+    if (dtype == TSR_INT64 || dtype == TSR_FLOAT64 || dtype == TSR_COMPLEX64 ||
+        dtype == TSR_COMPLEX128)
         return tsr__vk_scatter_shader(dev) == TSR__VK_SHADER_SCATTER_WIDE;
     return dtype == TSR_BOOL || dtype == TSR_UINT8 || dtype == TSR_INT8 || dtype == TSR_INT16 ||
            dtype == TSR_INT32 || dtype == TSR_FLOAT16 || dtype == TSR_BFLOAT16 ||

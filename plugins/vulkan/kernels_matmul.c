@@ -1,6 +1,8 @@
-/* matmul on float32 (shaders/matmul.comp): out [..., M, N] =
- * beta * c + alpha * (a [..., M, K] @ b [..., K, N]), batch dims already
- * broadcast by the core and c (mode 1) expanded to the output's shape. */
+/* matmul (shaders/matmul.comp): out [..., M, N] = beta * c + alpha *
+ * (a [..., M, K] @ b [..., K, N]), batch dims already broadcast by the core
+ * and c (mode 1) expanded to the output's shape. Every operand has the
+ * output's dtype; the dtype picks the shader variant, i.e. the type the
+ * products are summed in (float, 32- or 64-bit wrapping integer, double). */
 #include <string.h>
 
 #include "host.h"
@@ -8,15 +10,51 @@
 #include "launch.h"
 #include "scalar.h"
 
-/* A coefficient as PyTorch's Scalar::to<float>(), as float bits. */
-static uint32_t tsr__vk_float_bits(const tsr_scalar *s)
+/* The variant for a dtype, or -1 where matmul.comp has none (bool and
+ * float16, which PyTorch's CPU matmul lacks; complex). */
+static int tsr__vk_matmul_shader(int32_t dtype)
 {
-    float f = s->kind == TSR_SCALAR_INT || s->kind == TSR_SCALAR_BOOL
-                  ? (float)s->v.i
-                  : (float)tsr__vk_scalar_as_double(s);
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
+    switch (dtype) {
+    case TSR_FLOAT32:
+    case TSR_BFLOAT16:
+        return TSR__VK_SHADER_MATMUL;
+    case TSR_UINT8:
+    case TSR_INT8:
+    case TSR_INT16:
+    case TSR_INT32:
+        return TSR__VK_SHADER_MATMUL_INT;
+    case TSR_INT64:
+        return TSR__VK_SHADER_MATMUL_INT64;
+    case TSR_FLOAT64:
+        return TSR__VK_SHADER_MATMUL_FLOAT64;
+    default:
+        return -1;
+    }
+}
+
+/* alpha or beta as PyTorch hands it to its kernel, converted to the dtype
+ * (Scalar::to<scalar_t>()), as the shader's two push-constant words. */
+static void tsr__vk_coefficient(const tsr_scalar *s, int32_t dtype, uint32_t words[2])
+{
+    uint64_t bits;
+    if (dtype == TSR_FLOAT32 || dtype == TSR_BFLOAT16) {
+        /* float32 as before: an integer converted straight to float. */
+        float f = s->kind == TSR_SCALAR_INT || s->kind == TSR_SCALAR_BOOL
+                      ? (float)s->v.i
+                      : (float)tsr__vk_scalar_as_double(s);
+        if (dtype == TSR_BFLOAT16)
+            f = (float)tsr__vk_double_in_dtype(f, TSR_BFLOAT16);
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        bits = u;
+    } else if (dtype == TSR_FLOAT64) {
+        double d = tsr__vk_scalar_as_double(s);
+        memcpy(&bits, &d, sizeof bits);
+    } else {
+        bits = (uint64_t)tsr__vk_scalar_in_int_dtype(s, dtype);
+    }
+    words[0] = (uint32_t)bits;
+    words[1] = (uint32_t)(bits >> 32);
 }
 
 int tsr__vk_kernel_matmul(void *backend, const tsr_kernel_args *args)
@@ -34,33 +72,37 @@ int tsr__vk_kernel_matmul(void *backend, const tsr_kernel_args *args)
         !args->inputs || !args->outputs)
         return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
                              "matmul: expected %d inputs and 1 output", arity);
+    int32_t dtype = args->outputs[0].dtype;
+    int shader = tsr__vk_matmul_shader(dtype);
+    if (shader < 0 || !tsr__vk_matmul_supported(b, dtype))
+        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "matmul: no kernel for output dtype %s",
+                             tsr__vk_dtype_name(dtype));
     for (int i = 0; i < arity; ++i)
-        if (args->inputs[i].dtype != TSR_FLOAT32)
-            return tsr__vk_error(b->host, TSR_ERR_DTYPE, "matmul input %d is %s, expected float32",
-                                 i, tsr__vk_dtype_name(args->inputs[i].dtype));
-    if (args->outputs[0].dtype != TSR_FLOAT32)
-        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "matmul output is %s, expected float32",
-                             tsr__vk_dtype_name(args->outputs[0].dtype));
+        if (args->inputs[i].dtype != dtype)
+            return tsr__vk_error(b->host, TSR_ERR_DTYPE, "matmul input %d is %s, expected %s", i,
+                                 tsr__vk_dtype_name(args->inputs[i].dtype),
+                                 tsr__vk_dtype_name(dtype));
     struct tsr__vk_launch l;
     memset(&l, 0, sizeof l);
-    l.shader = TSR__VK_SHADER_MATMUL;
-    l.spec = (struct tsr__vk_spec){TSR_OP_MATMUL, TSR_FLOAT32, TSR_FLOAT32, has_c};
+    l.shader = shader;
+    l.spec = (struct tsr__vk_spec){TSR_OP_MATMUL, dtype, dtype, has_c};
     l.out = &args->outputs[0];
     l.num_in = arity;
     for (int i = 0; i < arity; ++i)
         l.in[i] = &args->inputs[i];
     tsr_scalar one = {.kind = TSR_SCALAR_INT, .v.i = 1};
-    l.scalar[0] = tsr__vk_float_bits(attrs ? &attrs->scalars[0] : &one);
-    l.scalar[2] = tsr__vk_float_bits(attrs ? &attrs->scalars[1] : &one);
+    tsr__vk_coefficient(attrs ? &attrs->scalars[0] : &one, dtype, &l.scalar[0]);
+    tsr__vk_coefficient(attrs ? &attrs->scalars[1] : &one, dtype, &l.scalar[2]);
     pthread_mutex_lock(&b->lock);
     int status = tsr__vk_launch_matmul(b, &l);
     pthread_mutex_unlock(&b->lock);
     return status;
 }
 
-int tsr__vk_matmul_supported(const struct tsr__vk_backend *b)
+int tsr__vk_matmul_supported(const struct tsr__vk_backend *b, int32_t dtype)
 {
+    int shader = tsr__vk_matmul_shader(dtype);
     /* The shader's 16x16 tiles need workgroups of exactly 256 invocations. */
-    return b->pipelines.local_size == 256 &&
-           tsr__vk_shader_supported(&b->device, TSR__VK_SHADER_MATMUL);
+    return shader >= 0 && b->pipelines.local_size == 256 &&
+           tsr__vk_dtype_held(&b->device, dtype) && tsr__vk_shader_supported(&b->device, shader);
 }

@@ -1,8 +1,9 @@
 /* The reductions of TSR_OP_LIST_REDUCE (shaders/reduce.comp): which
  * (op, dtype) rows this device runs, and the kernel that checks a call and
  * records it. The rows are the reference backend's (PyTorch 1.13's CPU
- * dtypes) without complex ones and linalg_vector_norm, which this backend
- * does not compute. */
+ * dtypes) without complex ones; linalg_vector_norm only with the wide
+ * shader, whose doubles compute |x|^p as the reference does. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,7 @@ static const struct {
     {TSR_OP_ANY, TSR__VK_R_ALL, TSR_BOOL, 0},
     {TSR_OP_LOGSUMEXP, TSR__VK_RB(TSR_BFLOAT16) | TSR__VK_R_F3264, TSR__VK_OUT_SAME, 0},
     {TSR_OP_COUNT_NONZERO, TSR__VK_R_ALL, TSR_INT64, 0},
+    {TSR_OP_NORM, TSR__VK_R_REALS, TSR__VK_OUT_SAME, 0},
 };
 
 static int tsr__vk_reduce_row(int32_t op)
@@ -88,7 +90,8 @@ int tsr__vk_reduce_supported(const struct tsr__vk_backend *b, int32_t op, int32_
     if (index_out && !tsr__vk_dtype_held(&b->device, TSR_INT64))
         return 0;
     int shader = tsr__vk_reduce_shader(b, dtype);
-    if (shader < 0 || !tsr__vk_shader_supported(&b->device, shader))
+    if (shader < 0 || !tsr__vk_shader_supported(&b->device, shader) ||
+        (op == TSR_OP_NORM && shader != TSR__VK_SHADER_REDUCE_WIDE))
         return 0;
     *dtype_out = out;
     return 1;
@@ -155,8 +158,18 @@ int tsr__vk_kernel_reduce(void *backend, const tsr_kernel_args *args)
     l.out = &args->outputs[0];
     l.in[0] = &args->inputs[0];
     l.num_in = 1;
-    /* var/std's correction in the accumulator's type. */
-    if (l.shader == TSR__VK_SHADER_REDUCE_WIDE) {
+    /* var/std's correction in the accumulator's type; a norm's ord (wide
+     * only) as reduce_ops.glsl runs it, and p itself. */
+    if (args->op == TSR_OP_NORM) {
+        double p = attrs->p;
+        if (isinf(p) || p == 0.0) { /* amax, amin or count_nonzero of |x| */
+            l.spec.op = p == 0.0 ? TSR_OP_COUNT_NONZERO : p > 0 ? TSR_OP_AMAX : TSR_OP_AMIN;
+            l.spec.mode = 8;
+        } else {
+            l.spec.mode = (p == 1.0 ? 1 : p == 2.0 ? 2 : 0) << 4;
+        }
+        memcpy(l.scalar, &p, sizeof p);
+    } else if (l.shader == TSR__VK_SHADER_REDUCE_WIDE) {
         memcpy(l.scalar, &attrs->correction, sizeof attrs->correction);
     } else {
         float c = (float)attrs->correction;

@@ -1,6 +1,8 @@
-/* cumsum and cumprod (shaders/scan.comp): one invocation per slice along
- * the dim, in the reference backend's chunked order. The rows are the
- * reference's (PyTorch 1.13's CPU dtypes) without complex ones. */
+/* The scans (shaders/scan.comp): one invocation per slice along the dim,
+ * in the reference backend's chunked order; cummax/cummin in plain order,
+ * as two dispatches (indices, then values). The rows are the reference's
+ * (PyTorch 1.13's CPU dtypes) without complex ones; logcumsumexp only with
+ * the wide shader, cummax/cummin where int64 indices can be held. */
 #include <string.h>
 
 #include "host.h"
@@ -12,6 +14,25 @@
     (TSR__VK_SB(TSR_UINT8) | TSR__VK_SB(TSR_INT8) | TSR__VK_SB(TSR_INT16) |                        \
      TSR__VK_SB(TSR_INT32) | TSR__VK_SB(TSR_INT64) | TSR__VK_SB(TSR_BFLOAT16) |                    \
      TSR__VK_SB(TSR_FLOAT32) | TSR__VK_SB(TSR_FLOAT64))
+#define TSR__VK_SCAN_ORDERED (TSR__VK_SCAN_DTYPES | TSR__VK_SB(TSR_BOOL))
+#define TSR__VK_SCAN_LSE                                                                           \
+    (TSR__VK_SB(TSR_BFLOAT16) | TSR__VK_SB(TSR_FLOAT32) | TSR__VK_SB(TSR_FLOAT64))
+
+static uint32_t tsr__vk_scan_dtypes(int32_t op)
+{
+    switch (op) {
+    case TSR_OP_CUMSUM:
+    case TSR_OP_CUMPROD:
+        return TSR__VK_SCAN_DTYPES;
+    case TSR_OP_CUMMAX:
+    case TSR_OP_CUMMIN:
+        return TSR__VK_SCAN_ORDERED;
+    case TSR_OP_LOGCUMSUMEXP:
+        return TSR__VK_SCAN_LSE;
+    default:
+        return 0;
+    }
+}
 
 /* reduce.comp's variants, doubled for the scans: wide wherever possible. */
 static int tsr__vk_scan_shader(const struct tsr__vk_backend *b, int32_t dtype)
@@ -25,10 +46,13 @@ static int tsr__vk_scan_shader(const struct tsr__vk_backend *b, int32_t dtype)
 
 int tsr__vk_scan_supported(const struct tsr__vk_backend *b, int32_t op, int32_t dtype)
 {
-    if ((op != TSR_OP_CUMSUM && op != TSR_OP_CUMPROD) || dtype < 0 || dtype >= TSR_DTYPE_COUNT ||
-        !(TSR__VK_SCAN_DTYPES & TSR__VK_SB(dtype)))
+    if (dtype < 0 || dtype >= TSR_DTYPE_COUNT || !(tsr__vk_scan_dtypes(op) & TSR__VK_SB(dtype)))
+        return 0;
+    if ((op == TSR_OP_CUMMAX || op == TSR_OP_CUMMIN) && !tsr__vk_dtype_held(&b->device, TSR_INT64))
         return 0;
     int shader = tsr__vk_scan_shader(b, dtype);
+    if (op == TSR_OP_LOGCUMSUMEXP && shader != TSR__VK_SHADER_SCAN_WIDE)
+        return 0;
     return shader >= 0 && tsr__vk_shader_supported(&b->device, shader);
 }
 
@@ -138,10 +162,11 @@ int tsr__vk_kernel_scan(void *backend, const tsr_kernel_args *args)
     struct tsr__vk_backend *b = backend;
     if (!args || args->struct_size < sizeof(tsr_kernel_args))
         return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "kernel arguments too old");
-    if (args->num_inputs != 1 || args->num_outputs != 1 || !args->inputs || !args->outputs)
+    int two = args->op == TSR_OP_CUMMAX || args->op == TSR_OP_CUMMIN;
+    if (args->num_inputs != 1 || args->num_outputs != 1 + two || !args->inputs || !args->outputs)
         return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
-                             "expected 1 input and 1 output, got %d and %d", args->num_inputs,
-                             args->num_outputs);
+                             "expected 1 input and %d outputs, got %d and %d", 1 + two,
+                             args->num_inputs, args->num_outputs);
     const tsr_scan_attrs *attrs = args->attrs;
     if (!attrs || attrs->struct_size < sizeof(tsr_scan_attrs))
         return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
@@ -154,15 +179,31 @@ int tsr__vk_kernel_scan(void *backend, const tsr_kernel_args *args)
         return tsr__vk_error(b->host, TSR_ERR_DTYPE, "output is %s, expected %s",
                              tsr__vk_dtype_name(args->outputs[0].dtype),
                              tsr__vk_dtype_name(dtype));
+    if (two && args->outputs[1].dtype != TSR_INT64)
+        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "output 1 (indices) is %s, expected int64",
+                             tsr__vk_dtype_name(args->outputs[1].dtype));
+    /* Both outputs checked before either is recorded. */
+    for (int k = 0; k <= two; ++k) {
+        int status = tsr__vk_scan_check(b, &args->inputs[0], &args->outputs[k], attrs->dim);
+        if (status != TSR_OK)
+            return status;
+    }
     struct tsr__vk_launch l;
     memset(&l, 0, sizeof l);
     l.shader = tsr__vk_scan_shader(b, dtype);
-    l.spec = (struct tsr__vk_spec){args->op, dtype, dtype, 0};
-    l.out = &args->outputs[0];
     l.in[0] = &args->inputs[0];
     l.num_in = 1;
     pthread_mutex_lock(&b->lock);
-    int status = tsr__vk_launch_scan(b, &l, attrs->dim);
+    int status = TSR_OK;
+    if (two) { /* indices first: the values may overwrite the input in place */
+        l.spec = (struct tsr__vk_spec){args->op, dtype, TSR_INT64, 1};
+        l.out = &args->outputs[1];
+        status = tsr__vk_launch_scan(b, &l, attrs->dim);
+    }
+    l.spec = (struct tsr__vk_spec){args->op, dtype, dtype, 0};
+    l.out = &args->outputs[0];
+    if (status == TSR_OK)
+        status = tsr__vk_launch_scan(b, &l, attrs->dim);
     pthread_mutex_unlock(&b->lock);
     return status;
 }

@@ -341,9 +341,10 @@ int tsr__vk_launch_matmul(struct tsr__vk_backend *b, const struct tsr__vk_launch
     }
     for (int d = 0; d < nd; ++d)
         meta[TSR__VK_META_SHAPE + d] = (uint32_t)os[d];
-    struct tsr__vk_push push = {.numel = (uint32_t)numel, .ndim = (uint32_t)nd};
+    /* The shader reads K where others read the element count: alpha and
+     * beta need all four scalar words in the 64-bit variants. */
+    struct tsr__vk_push push = {.numel = (uint32_t)kdim, .ndim = (uint32_t)nd};
     memcpy(push.scalar, l->scalar, sizeof push.scalar);
-    push.scalar[1] = (uint32_t)kdim;
     uint64_t tiles = ((uint64_t)m + 15) / 16 * (((uint64_t)n + 15) / 16) * (numel / (uint64_t)(m * n));
     if (tiles > UINT32_MAX)
         return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED, "matmul has too many tiles");

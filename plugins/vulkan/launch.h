@@ -35,8 +35,9 @@ int tsr__vk_launch(struct tsr__vk_backend *b, const struct tsr__vk_launch *l);
 
 /* Records a matrix product (shaders/matmul.comp): out [..., M, N], in[0]
  * [..., M, K], in[1] [..., K, N], optional in[2] of the output's shape, all
- * of the output's rank; l->scalar[0] and [2] hold alpha and beta as float
- * bits ([1] is overwritten with K). Empty outputs record nothing. */
+ * of the output's rank; l->scalar[0..1] and [2..3] hold alpha and beta in
+ * the shader variant's type (K goes in the push constants' numel). Empty
+ * outputs record nothing. */
 int tsr__vk_launch_matmul(struct tsr__vk_backend *b, const struct tsr__vk_launch *l);
 
 /* Building blocks for kernels with their own metadata layout (reductions,

@@ -29,6 +29,9 @@ enum { TSR__VK_NEEDS_INT64 = 1, TSR__VK_NEEDS_FLOAT64 = 2 };
     X(EW_INT64, "ew_int64", TSR__VK_NEEDS_INT64)                                                   \
     X(EW_FLOAT64, "ew_float64", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)                   \
     X(MATMUL, "matmul", 0)                                                                         \
+    X(MATMUL_INT, "matmul_int", 0)                                                                 \
+    X(MATMUL_INT64, "matmul_int64", TSR__VK_NEEDS_INT64)                                           \
+    X(MATMUL_FLOAT64, "matmul_float64", TSR__VK_NEEDS_FLOAT64)                                     \
     X(REDUCE, "reduce", 0)                                                                         \
     X(REDUCE_WIDE, "reduce_wide", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)                     \
     X(SCAN, "scan", 0)                                                                             \

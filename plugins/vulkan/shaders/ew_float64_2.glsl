@@ -1,7 +1,7 @@
 // The second elementwise family computed in double, for ew_float64.comp:
 // every op of the family on float64 storage, and the transcendental ones
 // (exp2, log2, log10, tan, asin, acos, atan, the hyperbolic functions,
-// atan2, hypot), lerp and addcmul on
+// erfc, atan2, hypot), lerp and addcmul on
 // bfloat16 and float32 storage, rounded once from the double result.
 //
 // Attribute values arrive as doubles in the two push-constant scalars; an
@@ -96,6 +96,7 @@ double unary2(double x, double p2)
     case TSR_OP_ASINH: return tm_dasinh(x);
     case TSR_OP_ACOSH: return tm_dacosh(x);
     case TSR_OP_ATANH: return tm_datanh(x);
+    case TSR_OP_ERFC: return tm_derfc(x);
     case TSR_OP_SILU: return tm_ddiv(x, 1.0lf + tm_dexp(-x));
     case TSR_OP_SOFTPLUS: return d_softplus(x);
     case TSR_OP_LEAKY_RELU: return x > 0.0lf ? x : x * dparam(0);

@@ -8,6 +8,15 @@
 #define EMPTY 0xffffffffu // no term yet (extrema)
 #define MAX_GROUP 256
 
+// linalg_vector_norm (kernels_reduce.c): ord inf and -inf run as amax and
+// amin, ord 0 as count_nonzero, with MAGNITUDE set (|x| as the terms, NaN
+// for an empty extremum, a float count); other ords run as TSR_OP_NORM with
+// NORM_KIND 0 (p in s0), 1 (p = 1) or 2 (p = 2). Kept out of the constants
+// below: glslang's optimizer fails on longer specialization expressions.
+#define MAGNITUDE ((MODE & 8) != 0)
+#define NORM_KIND (MODE >> 4)
+const bool NORM = OP == TSR_OP_NORM;
+
 const bool IS_FLOAT = DT_IN == TSR_FLOAT16 || DT_IN == TSR_BFLOAT16 || DT_IN == TSR_FLOAT32 ||
                       DT_IN == TSR_FLOAT64;
 const bool EXTREME = OP == TSR_OP_AMAX || OP == TSR_OP_AMIN || OP == TSR_OP_MAX_DIM ||
@@ -65,6 +74,61 @@ FT to_dtype(FT v)
     if (DT_IN == TSR_FLOAT32)
         return FT(float(v));
     return v;
+}
+
+// PyTorch computes the norms of inputs narrower than float64 in float: |x|^p
+// and the final sum are rounded to float (the sum itself runs in FT).
+FT to_opmath(FT v) { return DT_IN == TSR_FLOAT64 ? v : FT(float(v)); }
+
+#ifdef REDUCE_WIDE
+FT f_abs(FT v) { return tm_dfabs(v); }
+#else
+FT f_abs(FT v) { return tm_fabs(v); }
+#endif
+
+FT norm_p()
+{
+#ifdef REDUCE_WIDE
+    return packDouble2x32(pc.s0);
+#else
+    return FT(1); // not listed without the wide build (pow needs doubles)
+#endif
+}
+
+// |x|^p with the powers 1 and 2 written out, as the reference computes it.
+FT norm_term(FT x)
+{
+    FT m = to_opmath(f_abs(x));
+    if (NORM_KIND == 1)
+        return m;
+    precise FT square = m * m;
+    if (NORM_KIND == 2)
+        return to_opmath(square);
+#ifdef REDUCE_WIDE
+    return to_opmath(tm_dpow(m, norm_p()));
+#else
+    return m;
+#endif
+}
+
+// The norm from the combined terms; an empty extreme one is NaN, as the
+// reference gives it.
+FT norm_finish(Acc r)
+{
+    if (EXTREME)
+        return r.n == EMPTY ? FT(uintBitsToFloat(0x7fc00000u)) : r.f;
+    if (COUNTING)
+        return FT(r.n);
+    FT total = to_opmath(r.f);
+    if (NORM_KIND == 1)
+        return total;
+    if (NORM_KIND == 2)
+        return f_sqrt(total);
+#ifdef REDUCE_WIDE
+    return tm_dpow(total, tm_ddiv(1.0lf, norm_p()));
+#else
+    return total;
+#endif
 }
 
 const bool LSE = OP == TSR_OP_LOGSUMEXP;
@@ -143,8 +207,10 @@ Acc term(uint addr, uint k, int pass, FT param)
     }
     precise FT x = load_f(addr);
     if (EXTREME || (LSE && pass == 0)) {
-        a.f = x;
+        a.f = MAGNITUDE ? f_abs(x) : x;
         a.n = k;
+    } else if (NORM) {
+        a.f = norm_term(x);
     } else if (OP == TSR_OP_NANSUM || OP == TSR_OP_NANMEAN) {
         a.f = f_isnan(x) ? FT(0) : x;
         a.n = f_isnan(x) ? 0u : 1u;
@@ -233,7 +299,7 @@ void fold_blocks(uint in_base, uint first, uint terms, bool live, int pass, FT p
 void store_out(uint addr, Acc r, FT f)
 {
     if ((MODE & 1) == 1 || OP == TSR_OP_ARGMAX || OP == TSR_OP_ARGMIN ||
-        OP == TSR_OP_COUNT_NONZERO) {
+        (OP == TSR_OP_COUNT_NONZERO && !MAGNITUDE)) {
         tsr_store_bits64(addr, uvec2(r.n, 0u));
     } else if (DT_OUT == TSR_BOOL) {
         tsr_store_bool(addr, OP == TSR_OP_ALL ? r.n == pc.ndim
@@ -305,6 +371,8 @@ void finish(uint addr, Acc r, FT param, uint terms)
             f = f_sqrt(f);
     } else if (LSE) {
         f = f_log(r.f) + param;
+    } else if (NORM || MAGNITUDE) {
+        f = norm_finish(r);
     }
     store_out(addr, r, f);
 }

@@ -15,7 +15,8 @@
 // Integers (bool, uint8, int8, int16, int32) combine in int32 and keep their
 // low bits; float16/bfloat16/float32 in float32. With -DSCATTER_WIDE (needs
 // shaderInt64 and shaderFloat64) integers combine in int64 and floats in
-// double, as the reference does, int64 and float64 included. Plain
+// double, as the reference does, int64 and float64 included; complex64
+// and complex128 only there, part by part in double (complex_slice). Plain
 // replacement moves bits and runs on every dtype.
 //
 // Metadata (kernels_index.c): the slice shape (dim of extent 1) with the
@@ -260,6 +261,8 @@ uvec2 divide(uvec2 acc_bits, uint count)
     return from_int(negative ? -ival(q) : ival(q));
 }
 
+#include "scatter_complex.glsl"
+
 void main()
 {
     int size = tsr_size(DT_IN);
@@ -268,6 +271,12 @@ void main()
     uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     for (uint i = gl_GlobalInvocationID.x; i < n; i += step) {
         uvec4 o = tsr_offsets(i);
+        if (IS_COMPLEX && REDUCE != R_NONE) {
+            complex_slice(o, len, out_step, index_step, src_step, extent);
+            if (n - i <= step)
+                break;
+            continue;
+        }
         if (REDUCE != R_NONE && EXCLUDE_SELF)
             for (uint j = 0u; j < len; ++j) {
                 uint t = o.x + tsr_load_bits(0, o.y + j * index_step, 4) * out_step;

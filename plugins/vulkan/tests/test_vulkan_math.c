@@ -343,6 +343,7 @@ THROUGH_DOUBLE(tan, tm_dtan)
 THROUGH_DOUBLE(asin, tm_dasin)
 THROUGH_DOUBLE(acos, tm_dacos)
 THROUGH_DOUBLE(atan, tm_datan)
+THROUGH_DOUBLE(erfc, tm_derfc)
 
 static void test_family2_functions(unsigned step)
 {
@@ -408,6 +409,47 @@ static void test_family2_functions(unsigned step)
         }
 }
 
+/* erfc: float storage within half an ulp of erfc rounded (and within 2.5 of
+ * glibc's erfcf, which PyTorch and the reference call, itself up to 2 ulp
+ * off); in float64 relative error on each branch (1 - erf below 1 loses up
+ * to 5 times erf's error), the tail included, where 1 - erf would give 0, and
+ * a few of its own ulps where the result nears or enters the subnormals. */
+static float erfcf_ref(float x)
+{
+    return erfcf(x);
+}
+static double erfcf_as_double(double x)
+{
+    return erfcf((float)x);
+}
+
+static void test_erfc(unsigned step)
+{
+    check_f32("erfc", erfc_f32, erfc, 0.5 + 1e-6, step);
+    check_f32("erfc", erfc_f32, erfcf_as_double, 2.5, step);
+    check_f64("erfc", tm_derfc, erfc, -1, 1, 5e-15);
+    check_f64("erfc", tm_derfc, erfc, 1, 3, 2e-15);
+    check_f64("erfc", tm_derfc, erfc, -7, -1, 1e-15);
+    check_f64("erfc", tm_derfc, erfc, 3, 26.5, 2e-15);
+    /* Where the result nears the subnormals, in its own ulps (2^-1074 at least). */
+    double worst = 0;
+    for (int i = 0; i < 100000; ++i) {
+        double x = uniform(26, 28), want = erfc(x);
+        int e;
+        frexp(want, &e);
+        double d = fabs(tm_derfc(x) - want) / fmax(ldexp(1.0, e - 53), 0x1p-1074);
+        worst = d > worst ? d : worst;
+    }
+    printf("erfc     float64 on [26, 28] (to subnormal): worst error %.2f ulp\n", worst);
+    CHECK(worst <= 4.0, "erfc subnormal tail: error %.2f ulp", worst);
+    CHECK(1.0 - tm_derf(10.0) == 0.0 && tm_derfc(10.0) > 2e-45, "erfc(10) keeps its tail");
+    CHECK(tm_derfc(INFINITY) == 0.0 && tm_derfc(-INFINITY) == 2.0 && isnan(tm_derfc(NAN)) &&
+              tm_derfc(0.0) == 1.0 && tm_derfc(-0.0) == 1.0,
+          "erfc specials");
+    CHECK(erfc_f32(9.5f) > 0.0f && fabsf(erfc_f32(9.5f) - erfcf_ref(9.5f)) <= 0x1p-149f,
+          "erfc(9.5) is a float32 subnormal");
+}
+
 int main(int argc, char **argv)
 {
     unsigned step = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 4099;
@@ -415,6 +457,7 @@ int main(int argc, char **argv)
     test_float64_functions();
     test_float64_large_trig();
     test_family2_functions(step ? step : 1);
+    test_erfc(step ? step : 1);
     test_exact_division();
     test_pow();
     test_floor_divide();

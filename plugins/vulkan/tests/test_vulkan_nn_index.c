@@ -4,6 +4,7 @@
  * run, the host's sequential bits), softmax over short and long rows, and
  * tril/triu. Linked with test_vulkan_kernels.c, which loads the plugin and
  * calls run_all_cases. */
+#include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,8 +254,77 @@ static void tril_and_triu_keep_their_triangle(void)
     plugin->memory_free(backend, mo);
 }
 
+/* index_add on complex128 and complex64: self + alpha * source at each
+ * index in order (position 0 twice), the product as C's complex product,
+ * which the reference uses, including its rescue of an infinite part
+ * (alpha * (NaN + inf i) is NaN + inf i, not NaN + NaN i). */
+static void complex_index_add_follows_c(void)
+{
+    if (!find_kernel(TSR_OP_INDEX_ADD, TSR_COMPLEX128, TSR_COMPLEX128)) {
+        printf("  complex index_add: not listed (needs the wide scatter shader)\n");
+        return;
+    }
+    double complex self[3] = {1.0 + 2.0 * I, -3.0, 0.25 * I};
+    double complex src[3] = {0.1 + 0.7 * I, CMPLX(NAN, INFINITY), -5.5 + 1e-3 * I};
+    int64_t index[3] = {0, 2, 0};
+    double complex alpha = 0.5 - 2.0 * I;
+    double complex want[3] = {self[0], self[1], self[2]};
+    for (int j = 0; j < 3; ++j) {
+        volatile double complex a = alpha, v = src[j]; /* not folded at compile time */
+        want[index[j]] = want[index[j]] + a * v;
+    }
+    void *mi = upload(index, sizeof index);
+    struct view vi;
+    view_of(&vi, mi, TSR_INT64, 1, (int64_t[]){3}, (int64_t[]){1}, 0, 8);
+    tsr_index_attrs a = index_attrs(0, TSR_REDUCE_NONE, 0);
+    a.value = (tsr_scalar){.kind = TSR_SCALAR_COMPLEX, .v.c = {creal(alpha), cimag(alpha)}};
+    for (int wide = 1; wide >= 0; --wide) {
+        int dtype = wide ? TSR_COMPLEX128 : TSR_COMPLEX64;
+        int size = wide ? 16 : 8;
+        float complex self32[3], src32[3], got32[3];
+        double complex got[3];
+        for (int k = 0; k < 3; ++k)
+            self32[k] = (float complex)self[k], src32[k] = (float complex)src[k];
+        void *ms = wide ? upload(self, sizeof self) : upload(self32, sizeof self32);
+        void *mv = wide ? upload(src, sizeof src) : upload(src32, sizeof src32);
+        void *mo = upload(NULL, 3 * (size_t)size);
+        struct view vs, vv, vo;
+        view_of(&vs, ms, dtype, 1, (int64_t[]){3}, (int64_t[]){1}, 0, size);
+        view_of(&vv, mv, dtype, 1, (int64_t[]){3}, (int64_t[]){1}, 0, size);
+        view_of(&vo, mo, dtype, 1, (int64_t[]){3}, (int64_t[]){1}, 0, size);
+        tsr_tensor_desc in[3] = {vs.d, vi.d, vv.d};
+        EXPECT(call(TSR_OP_INDEX_ADD, dtype, in, 3, &vo.d, 1, &a) == TSR_OK, "index_add: %s",
+               last_error);
+        if (wide) {
+            download(mo, got, sizeof got);
+        } else {
+            download(mo, got32, sizeof got32);
+            for (int k = 0; k < 3; ++k)
+                got[k] = got32[k];
+        }
+        for (int k = 0; k < 3; ++k) {
+            /* complex64 parts are floats: the double result rounded */
+            double complex w = wide ? want[k] : (double complex)(float complex)want[k];
+            double tol = wide ? 0 : 1e-6;
+            int ok = 1;
+            for (int part = 0; part < 2; ++part) {
+                double g = part ? cimag(got[k]) : creal(got[k]);
+                double e = part ? cimag(w) : creal(w);
+                ok &= isnan(e) ? isnan(g) : (g == e || fabs(g - e) <= tol * fabs(e));
+            }
+            EXPECT(ok, "%s index_add[%d] = %g%+gi, expected %g%+gi", wide ? "c128" : "c64", k,
+                   creal(got[k]), cimag(got[k]), creal(w), cimag(w));
+        }
+        plugin->memory_free(backend, ms);
+        plugin->memory_free(backend, mv);
+        plugin->memory_free(backend, mo);
+    }
+    plugin->memory_free(backend, mi);
+}
+
 void run_all_cases(void)
 {
+    complex_index_add_follows_c();
     index_errors_leave_the_output_unchanged();
     scatter_add_combines_in_index_order();
     softmax_short_and_long_rows();

@@ -10,16 +10,22 @@
 
 #include "test_vulkan_kernels.h"
 
-static int reduce(int op, const struct view *in, const struct view *out, const struct view *idx,
-                  uint32_t mask, double correction)
+static int reduce_p(int op, const struct view *in, const struct view *out, const struct view *idx,
+                    uint32_t mask, double correction, double p)
 {
     tsr_kernel_fn fn = find_kernel(op, in->d.dtype, out->d.dtype);
     if (!fn)
         return TSR_ERR_UNIMPLEMENTED;
-    tsr_reduce_attrs attrs = {sizeof attrs, mask, correction, 2.0};
+    tsr_reduce_attrs attrs = {sizeof attrs, mask, correction, p};
     tsr_tensor_desc outs[2] = {out->d, idx ? idx->d : out->d};
     tsr_kernel_args args = {sizeof args, op, 1, idx ? 2 : 1, &in->d, outs, &attrs};
     return fn(backend, &args);
+}
+
+static int reduce(int op, const struct view *in, const struct view *out, const struct view *idx,
+                  uint32_t mask, double correction)
+{
+    return reduce_p(op, in, out, idx, mask, correction, 2.0);
 }
 
 static uint32_t lcg(uint32_t *s)
@@ -260,7 +266,8 @@ static void split_reductions_match_whole_ones(void)
     x[5 * C + 2] = x[5 * C + 65000] = 1e30f; /* row 5: a tie for the maximum */
     void *mx = upload(x, sizeof(float) * R * C), *mo = upload(NULL, 16 * 2 * R);
     /* One op of each kind: a sum, two passes, a shifted sum, an extremum. */
-    static const int ops[] = {TSR_OP_SUM, TSR_OP_VAR, TSR_OP_LOGSUMEXP, TSR_OP_ARGMAX};
+    static const int ops[] = {TSR_OP_SUM, TSR_OP_VAR, TSR_OP_LOGSUMEXP, TSR_OP_ARGMAX,
+                              TSR_OP_NORM};
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; ++k) {
         int op = ops[k];
         int out_dtype = op == TSR_OP_ARGMAX ? TSR_INT64 : TSR_FLOAT32;
@@ -291,8 +298,130 @@ static void split_reductions_match_whole_ones(void)
     free(x);
 }
 
+/* linalg_vector_norm over rows of 20 (two lanes' worth of terms each) for
+ * every kind of ord, against the reference's formulas on the host: |x|^p
+ * rounded to float, summed in the reference's order, rooted. ord +-inf is
+ * the extreme magnitude (NaN wins), ord 0 counts nonzeros (NaN included). */
+static void vector_norms_follow_the_reference(void)
+{
+    if (!has_kernel(TSR_OP_NORM, TSR_FLOAT32, TSR_FLOAT32)) {
+        printf("  linalg_vector_norm: not listed (needs the wide reduce shader)\n");
+        return;
+    }
+    enum { R = 3, C = 20 };
+    float x[R * C];
+    uint32_t s = 11;
+    for (int i = 0; i < R * C; ++i)
+        x[i] = (float)((int32_t)lcg(&s) >> 16) / 4096.0f;
+    x[3] = -0.0f, x[7] = 0.0f;       /* row 0: zeros, not counted by ord 0 */
+    x[C + 5] = NAN;                  /* row 1: NaN wins the extrema, counts */
+    x[2 * C + 9] = -1000.0f;         /* row 2: the largest magnitude is negative */
+    void *mx = upload(x, sizeof x), *mo = upload(NULL, sizeof(float) * R);
+    int64_t shape[2] = {R, C}, strides[2] = {C, 1}, oshape[2] = {R, 1}, ostride[2] = {1, 1};
+    struct view vx, vo;
+    view_of(&vx, mx, TSR_FLOAT32, 2, shape, strides, 0, 4);
+    view_of(&vo, mo, TSR_FLOAT32, 2, oshape, ostride, 0, 4);
+    static const double ords[] = {2.0, 1.0, 3.0, -1.5, 0.0, INFINITY, -INFINITY};
+    for (size_t k = 0; k < sizeof ords / sizeof ords[0]; ++k) {
+        double p = ords[k];
+        EXPECT(reduce_p(TSR_OP_NORM, &vx, &vo, NULL, 2u, 0, p) == TSR_OK, "norm %g: %s", p,
+               last_error);
+        float got[R];
+        download(mo, got, sizeof got);
+        for (int r = 0; r < R; ++r) {
+            float terms[C];
+            double best = fabs((double)x[r * C]), count = 0;
+            for (int c = 0; c < C; ++c) {
+                double m = fabs((double)x[r * C + c]);
+                terms[c] = (float)(p == 1.0 ? m : p == 2.0 ? m * m : pow(m, p));
+                count += m != 0.0;
+                if (isnan(m) || isnan(best))
+                    best = NAN;
+                else if (p > 0 ? m > best : m < best)
+                    best = m;
+            }
+            double total = (float)host_tree_sum(terms, C, 1);
+            float want = (float)(isinf(p)   ? best
+                                 : p == 0.0 ? count
+                                 : p == 1.0 ? total
+                                 : p == 2.0 ? sqrt(total)
+                                            : pow(total, 1.0 / p));
+            int exact = p == 1.0 || p == 2.0 || p == 0.0 || isinf(p);
+            EXPECT(isnan(want) ? isnan(got[r])
+                   : exact     ? memcmp(&got[r], &want, 4) == 0
+                               : close_to(got[r], want, 1e-6, 0),
+                   "norm ord %g row %d: %.9g, expected %.9g", p, r, got[r], want);
+        }
+    }
+    /* An empty row: 0 for sums and counts, NaN for the extreme magnitudes
+     * (the reference's answer; it has no terms to take). */
+    int64_t empty_shape[2] = {R, 0};
+    view_of(&vx, mx, TSR_FLOAT32, 2, empty_shape, strides, 0, 4);
+    EXPECT(reduce_p(TSR_OP_NORM, &vx, &vo, NULL, 2u, 0, INFINITY) == TSR_OK, "%s", last_error);
+    float got[R];
+    download(mo, got, sizeof got);
+    EXPECT(isnan(got[0]) && isnan(got[2]), "empty inf norm: %g %g", got[0], got[2]);
+    EXPECT(reduce_p(TSR_OP_NORM, &vx, &vo, NULL, 2u, 0, 2.0) == TSR_OK, "%s", last_error);
+    download(mo, got, sizeof got);
+    EXPECT(got[0] == 0.0f && got[2] == 0.0f, "empty 2-norm: %g %g", got[0], got[2]);
+    plugin->memory_free(backend, mx);
+    plugin->memory_free(backend, mo);
+}
+
+/* cummax in place (values over the input) with ties, which move the index
+ * to the later one, and a NaN, which takes over for good; then
+ * logcumsumexp against the reference's step in double. */
+static void running_extrema_and_logcumsumexp(void)
+{
+    enum { N = 8 };
+    static const float x[N] = {1.0f, 3.0f, 3.0f, -2.0f, 5.0f, NAN, 7.0f, 5.0f};
+    static const float max_want[N] = {1.0f, 3.0f, 3.0f, 3.0f, 5.0f, NAN, NAN, NAN};
+    static const int64_t index_want[N] = {0, 1, 2, 2, 4, 5, 5, 5};
+    void *mx = upload(x, sizeof x), *mi = upload(NULL, 8 * N), *mo = upload(NULL, sizeof x);
+    struct view vx, vi, vo;
+    flat(&vx, mx, TSR_FLOAT32, N, 4);
+    flat(&vi, mi, TSR_INT64, N, 8);
+    flat(&vo, mo, TSR_FLOAT32, N, 4);
+    tsr_scan_attrs attrs = {sizeof attrs, 0};
+    tsr_tensor_desc outs[2] = {vx.d, vi.d};
+    tsr_kernel_args args = {sizeof args, TSR_OP_CUMMAX, 1, 2, &vx.d, outs, &attrs};
+    tsr_kernel_fn fn = find_kernel(TSR_OP_CUMMAX, TSR_FLOAT32, TSR_FLOAT32);
+    EXPECT(fn && fn(backend, &args) == TSR_OK, "cummax: %s", last_error);
+    float values[N];
+    int64_t index[N];
+    download(mx, values, sizeof values);
+    download(mi, index, sizeof index);
+    for (int i = 0; i < N; ++i)
+        EXPECT((isnan(max_want[i]) ? isnan(values[i]) : values[i] == max_want[i]) &&
+                   index[i] == index_want[i],
+               "cummax[%d] = %g at %lld, expected %g at %lld", i, values[i], (long long)index[i],
+               max_want[i], (long long)index_want[i]);
+    static const float y[N] = {0.5f, -1.0f, 20.0f, -INFINITY, 3.0f, -40.0f, 19.5f, 0.0f};
+    void *my = upload(y, sizeof y);
+    flat(&vx, my, TSR_FLOAT32, N, 4);
+    args = (tsr_kernel_args){sizeof args, TSR_OP_LOGCUMSUMEXP, 1, 1, &vx.d, &vo.d, &attrs};
+    fn = find_kernel(TSR_OP_LOGCUMSUMEXP, TSR_FLOAT32, TSR_FLOAT32);
+    if (fn) {
+        EXPECT(fn(backend, &args) == TSR_OK, "logcumsumexp: %s", last_error);
+        download(mo, values, sizeof values);
+        double acc = -INFINITY;
+        for (int i = 0; i < N; ++i) {
+            double hi = fmax(acc, y[i]), lo = fmin(acc, y[i]);
+            acc = isinf(lo) && lo == hi ? y[i] : log1p(exp(lo - hi)) + hi;
+            EXPECT(close_to(values[i], (float)acc, 2e-7, 0), "logcumsumexp[%d] = %.9g, want %.9g",
+                   i, values[i], (float)acc);
+        }
+    }
+    plugin->memory_free(backend, mx);
+    plugin->memory_free(backend, mi);
+    plugin->memory_free(backend, mo);
+    plugin->memory_free(backend, my);
+}
+
 static void run_reduce_cases(void)
 {
+    running_extrema_and_logcumsumexp();
+    vector_norms_follow_the_reference();
     split_reductions_match_whole_ones();
     float_sums_do_not_depend_on_layout();
     integer_sums_are_exact_with_wraparound();
