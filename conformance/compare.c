@@ -122,7 +122,17 @@ static component read_component(tsr_dtype dtype, const unsigned char *p)
     return c;
 }
 
-static bool float_close(double a, double e, const conf_tolerance *tol)
+/* What a finite float element may differ by: the case tolerance, or the
+ * extra bound where one is given (it never narrows the case tolerance). */
+static double allowance(double e, const conf_tolerance *tol, double bound)
+{
+    double relative = tol->rtol * fabs(e);
+    if (isfinite(bound) && bound > relative)
+        relative = bound;
+    return tol->atol + relative;
+}
+
+static bool float_close(double a, double e, const conf_tolerance *tol, double bound)
 {
     if (isnan(a) || isnan(e))
         return isnan(a) && isnan(e);
@@ -130,12 +140,12 @@ static bool float_close(double a, double e, const conf_tolerance *tol)
         return a == e;
     if (a == 0 && e == 0)
         return !tol->signed_zeros || signbit(a) == signbit(e);
-    return fabs(a - e) <= tol->atol + tol->rtol * fabs(e);
+    return fabs(a - e) <= allowance(e, tol, bound);
 }
 
-static bool component_equal(component a, component e, const conf_tolerance *tol)
+static bool component_equal(component a, component e, const conf_tolerance *tol, double bound)
 {
-    return a.is_float ? float_close(a.f, e.f, tol) : a.i == e.i;
+    return a.is_float ? float_close(a.f, e.f, tol, bound) : a.i == e.i;
 }
 
 static void format_component(tsr_dtype dtype, component c, char *out, size_t capacity)
@@ -166,7 +176,7 @@ static void format_index(int ndim, const int64_t *shape, int64_t flat, char *out
 
 /* "got X, expected Y, difference D (allowed A)" for the first mismatch. */
 static void describe_mismatch(tsr_dtype dtype, component a, component e, const conf_tolerance *tol,
-                              char *out, size_t capacity)
+                              double bound, char *out, size_t capacity)
 {
     char got[64], want[64];
     format_component(dtype, a, got, sizeof got);
@@ -179,7 +189,7 @@ static void describe_mismatch(tsr_dtype dtype, component a, component e, const c
         snprintf(out + n, capacity - (size_t)n, ", difference %lld", (long long)diff);
     else if (a.is_float && isfinite(a.f) && isfinite(e.f) && (a.f != 0 || e.f != 0))
         snprintf(out + n, capacity - (size_t)n, ", difference %.3g (allowed %.3g)", a.f - e.f,
-                 tol->atol + tol->rtol * fabs(e.f));
+                 allowance(e.f, tol, bound));
     else if (a.is_float && a.f == 0 && e.f == 0)
         snprintf(out + n, capacity - (size_t)n, " (the case compares signed zeros)");
 }
@@ -187,6 +197,15 @@ static void describe_mismatch(tsr_dtype dtype, component a, component e, const c
 conf_compare_status conf_compare_host(tsr_dtype dtype, int ndim, const int64_t *shape,
                                       const void *actual, const void *expected,
                                       const conf_tolerance *tol, char *message, size_t capacity)
+{
+    return conf_compare_host_bounded(dtype, ndim, shape, actual, expected, tol, NULL, message,
+                                     capacity);
+}
+
+conf_compare_status conf_compare_host_bounded(tsr_dtype dtype, int ndim, const int64_t *shape,
+                                              const void *actual, const void *expected,
+                                              const conf_tolerance *tol, const double *bound,
+                                              char *message, size_t capacity)
 {
     int64_t numel = 1;
     for (int d = 0; d < ndim; d++)
@@ -202,7 +221,7 @@ conf_compare_status conf_compare_host(tsr_dtype dtype, int ndim, const int64_t *
         for (int p = 0; p < parts; p++) {
             size_t at = ((size_t)i * (size_t)parts + (size_t)p) * part_size;
             if (component_equal(read_component(part_dtype, a + at),
-                                read_component(part_dtype, e + at), tol))
+                                read_component(part_dtype, e + at), tol, bound ? bound[i] : NAN))
                 continue;
             if (first < 0) {
                 first = i;
@@ -218,7 +237,8 @@ conf_compare_status conf_compare_host(tsr_dtype dtype, int ndim, const int64_t *
     format_index(ndim, shape, first, index, sizeof index);
     size_t at = ((size_t)first * (size_t)parts + (size_t)first_part) * part_size;
     describe_mismatch(part_dtype, read_component(part_dtype, a + at),
-                      read_component(part_dtype, e + at), tol, detail, sizeof detail);
+                      read_component(part_dtype, e + at), tol, bound ? bound[first] : NAN, detail,
+                      sizeof detail);
     snprintf(message, capacity, "%lld of %lld elements differ; first at %s%s: %s",
              (long long)mismatches, (long long)numel, index,
              parts == 1   ? ""
@@ -253,6 +273,14 @@ static void *download(const tsr_tensor *t, const char *which, char *message, siz
 conf_compare_status conf_compare_tensors(const tsr_tensor *actual, const tsr_tensor *expected,
                                          const conf_tolerance *tol, char *message, size_t capacity)
 {
+    return conf_compare_tensors_bounded(actual, expected, tol, NULL, message, capacity);
+}
+
+conf_compare_status conf_compare_tensors_bounded(const tsr_tensor *actual,
+                                                 const tsr_tensor *expected,
+                                                 const conf_tolerance *tol, const double *bound,
+                                                 char *message, size_t capacity)
+{
     tsr_dtype dtype = tsr_tensor_dtype(actual);
     if (dtype != tsr_tensor_dtype(expected)) {
         snprintf(message, capacity, "dtype %s, expected %s", tsr_dtype_name(dtype),
@@ -270,8 +298,8 @@ conf_compare_status conf_compare_tensors(const tsr_tensor *actual, const tsr_ten
     void *e = a ? download(expected, "expected", message, capacity) : NULL;
     conf_compare_status st = CONF_COMPARE_ERROR;
     if (a && e)
-        st = conf_compare_host(dtype, tsr_tensor_ndim(actual), tsr_tensor_shape(actual), a, e, tol,
-                               message, capacity);
+        st = conf_compare_host_bounded(dtype, tsr_tensor_ndim(actual), tsr_tensor_shape(actual), a,
+                                       e, tol, bound, message, capacity);
     free(a);
     free(e);
     return st;

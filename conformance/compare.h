@@ -32,9 +32,26 @@ conf_compare_status conf_compare_host(tsr_dtype dtype, int ndim, const int64_t *
                                       const void *actual, const void *expected,
                                       const conf_tolerance *tol, char *message, size_t capacity);
 
+/* As conf_compare_host, with a per-element extra allowance `bound` (NULL:
+ * none; one double per element, for complex dtypes applying to each part):
+ * a finite float element also passes when |got - expected| <= atol +
+ * bound[i]. A non-finite or negative bound allows nothing extra. The message's
+ * "allowed" is then the larger of the two allowances. */
+conf_compare_status conf_compare_host_bounded(tsr_dtype dtype, int ndim, const int64_t *shape,
+                                              const void *actual, const void *expected,
+                                              const conf_tolerance *tol, const double *bound,
+                                              char *message, size_t capacity);
+
 /* Compares tensors: dtype, then shape, then values (read with tsr_to_host). */
 conf_compare_status conf_compare_tensors(const tsr_tensor *actual, const tsr_tensor *expected,
                                          const conf_tolerance *tol, char *message, size_t capacity);
+
+/* As conf_compare_tensors with conf_compare_host_bounded's `bound`, which
+ * holds one double per element of `expected`. */
+conf_compare_status conf_compare_tensors_bounded(const tsr_tensor *actual,
+                                                 const tsr_tensor *expected,
+                                                 const conf_tolerance *tol, const double *bound,
+                                                 char *message, size_t capacity);
 
 /* Formats a shape as "[2, 3]" ("[]" for 0-d). */
 void conf_format_shape(int ndim, const int64_t *shape, char *out, size_t capacity);

@@ -4,6 +4,7 @@
 
 #include "differential.h"
 
+#include "diff_bound.h"
 #include "diff_dump.h"
 #include "diff_ops.h"
 #include "guard.h"
@@ -236,6 +237,31 @@ static bool judge_aliasing(const diff_case *x, conf_result *res)
     return false;
 }
 
+/* Output 0 of a product op, compared again with the rounding-error bound of
+ * its sums (diff_bound.h) besides the case tolerance. Without a bound the
+ * message of the plain comparison stands, with the reason appended. */
+static conf_compare_status compare_product(const diff_case *x, const conf_tolerance *tol, char *msg,
+                                           size_t capacity)
+{
+    char why[600];
+    double *bound = conf_diff_product_bound(&x->c, &x->source, x->adapter, x->o->reference,
+                                            x->ref.outputs[0], why, sizeof why);
+    conf_compare_status cs = CONF_COMPARE_DIFFERENT;
+    if (bound) {
+        cs = conf_compare_tensors_bounded(x->test.outputs[0], x->ref.outputs[0], tol, bound, msg,
+                                          capacity);
+        if (cs == CONF_COMPARE_DIFFERENT) {
+            size_t n = strlen(msg);
+            snprintf(msg + n, capacity - n, " (with the product rounding bound)");
+        }
+    } else if (why[0]) {
+        size_t n = strlen(msg);
+        snprintf(msg + n, capacity - n, " (no product rounding bound: %s)", why);
+    }
+    free(bound);
+    return cs;
+}
+
 /* Both calls succeeded: the same outputs, no input changed. */
 static bool judge_outputs(const diff_case *x, conf_result *res)
 {
@@ -256,6 +282,8 @@ static bool judge_outputs(const diff_case *x, conf_result *res)
         conf_tolerance tol = conf_case_tolerance(&x->c, tsr_tensor_dtype(r->outputs[i]));
         conf_compare_status cs =
             conf_compare_tensors(t->outputs[i], r->outputs[i], &tol, msg, sizeof msg);
+        if (cs == CONF_COMPARE_DIFFERENT && i == 0 && conf_diff_is_product(x->adapter->op))
+            cs = compare_product(x, &tol, msg, sizeof msg);
         if (cs != CONF_COMPARE_EQUAL) {
             conf_result_set(res, cs == CONF_COMPARE_DIFFERENT ? CONF_FAIL : CONF_ERROR,
                             "output %d: %s", i, msg);

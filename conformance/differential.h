@@ -7,7 +7,8 @@
  * kernel, special values — and run through the same adapter on both
  * backends. Results must match bit for bit for integers, bools and the
  * movement and selection ops, and within the default tolerance for floating
- * results. Writes go through guarded views whose surroundings must survive:
+ * results (for the products, alternatively within the rounding-error bound
+ * of their sums: diff_bound.h). Writes go through guarded views whose surroundings must survive:
  * the self of every in-place method, a copy_ of each case's first result,
  * and the in-place form of every elementwise op.
  *
