@@ -60,7 +60,16 @@ tsr_status tsr__registry_build(tsr_backend *b, const char *path)
     if (count > 0 && !rows)
         return tsr__set_error(TSR_ERR_PLUGIN, "%s: kernels() returned %zu rows but no table", path,
                               count);
+    /* Ops are only ever appended, so a plugin built against a newer minor
+     * may list ops this core has no id for: it still loads without them.
+     * From a plugin of this core's minor or older such a row is a bug. */
+    bool newer_minor = (b->plugin->abi_version & 0xffff) > TSR_PLUGIN_ABI_MINOR;
     for (size_t i = 0; i < count; i++) {
+        if (newer_minor && rows[i].op >= TSR_OP_COUNT) {
+            tsr__log("loader", "%s: skipping kernel row %zu: op id %d is newer than this core",
+                     path, i, (int)rows[i].op);
+            continue;
+        }
         tsr_status row_status = check_row(&rows[i], i, path);
         if (row_status == TSR_OK)
             row_status = add_row(b, &rows[i], i, path);

@@ -467,6 +467,17 @@ static void a_plugin_of_an_older_minor_version_loads(void)
     tsr_tensor_release(t);
 }
 
+static void a_plugin_of_a_newer_minor_version_loads_without_unknown_ops(void)
+{
+    tsr_plugin_info info = {.struct_size = sizeof info};
+    CHECK_TRUE(find_plugin_file("libtessera_newminor.so", &info));
+    CHECK_TRUE(info.loaded);
+    CHECK_STR(info.reason, "");
+    tsr_backend *newer = backend_named("newminor");
+    CHECK_TRUE(tsr_backend_has_kernel(newer, TSR_OP_ADD, TSR_FLOAT32, TSR_FLOAT32));
+    CHECK_TRUE(!tsr_backend_has_kernel(newer, TSR_OP_COUNT, TSR_FLOAT32, TSR_FLOAT32));
+}
+
 static void reference_still_loads_beside_bad_plugins(void)
 {
     tsr_backend *def = NULL;
@@ -493,6 +504,7 @@ static void run_bad(void)
 {
     RUN_TEST(every_bad_plugin_is_listed_with_its_reason);
     RUN_TEST(a_plugin_of_an_older_minor_version_loads);
+    RUN_TEST(a_plugin_of_a_newer_minor_version_loads_without_unknown_ops);
     RUN_TEST(reference_still_loads_beside_bad_plugins);
     RUN_TEST(asking_for_a_bad_plugin_by_name_gives_its_reason);
 }
