@@ -4,6 +4,7 @@
 #ifndef TSR_VULKAN_KERNELS_H
 #define TSR_VULKAN_KERNELS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <tessera/plugin.h>
@@ -58,6 +59,11 @@ int tsr__vk_reduce_supported(const struct tsr__vk_backend *b, int32_t op, int32_
  * reduce shader variant for an input dtype, -1 if none runs it. */
 int tsr__vk_reduce_wide(const struct tsr__vk_backend *b, int shader);
 int tsr__vk_reduce_shader(const struct tsr__vk_backend *b, int32_t dtype);
+/* The argument checks reductions and scans share: a current argument block
+ * with one input and `outputs` outputs, and attributes of at least
+ * `attrs_size` bytes (the message names `ops` and `attrs_type`). */
+int tsr__vk_one_input_args(struct tsr__vk_backend *b, const tsr_kernel_args *args, int outputs,
+                           size_t attrs_size, const char *ops, const char *attrs_type);
 /* launch_reduce.c: records reduce.comp over the dims of `mask`. */
 struct tsr__vk_launch;
 int tsr__vk_launch_reduce(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,

@@ -89,20 +89,13 @@ static int tsr__vk_alpha(struct tsr__vk_backend *b, const tsr_elementwise_attrs 
                              "number");
     uint64_t bits;
     if (shader == TSR__VK_SHADER_EW_FLOAT) {
-        float f = alpha->kind == TSR_SCALAR_INT || alpha->kind == TSR_SCALAR_BOOL
-                      ? (float)alpha->v.i
-                      : (float)tsr__vk_scalar_as_double(alpha);
-        uint32_t u;
-        memcpy(&u, &f, sizeof u);
-        bits = u;
+        bits = tsr__vk_float_bits(tsr__vk_scalar_as_float(alpha));
     } else if (shader == TSR__VK_SHADER_EW_FLOAT64) {
-        double d = tsr__vk_scalar_as_double(alpha);
-        memcpy(&bits, &d, sizeof bits);
+        bits = tsr__vk_double_bits(tsr__vk_scalar_as_double(alpha));
     } else {
         bits = (uint64_t)alpha->v.i; /* int32 shaders use the low word: same wrap */
     }
-    scalar[0] = (uint32_t)bits;
-    scalar[1] = (uint32_t)(bits >> 32);
+    tsr__vk_put64(scalar, bits);
     return TSR_OK;
 }
 

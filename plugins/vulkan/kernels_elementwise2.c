@@ -27,26 +27,12 @@ static tsr_scalar tsr__vk_attr(const tsr_elementwise_attrs *attrs, int k, double
     return (tsr_scalar){.kind = TSR_SCALAR_FLOAT, .v.f = fallback};
 }
 
-static double tsr__vk_largest(int32_t dtype)
-{
-    switch (dtype) {
-    case TSR_FLOAT16:
-        return 65504.0;
-    case TSR_BFLOAT16:
-        return 3.3895313892515355e38;
-    case TSR_FLOAT32:
-        return 3.4028234663852886e38;
-    default:
-        return 1.7976931348623157e308;
-    }
-}
-
 /* The op's attributes as doubles already in the computation dtype; returns
  * how many it has. */
 static int tsr__vk_float_params(int32_t op, const tsr_elementwise_attrs *attrs, int32_t dtype,
                                 double p[3])
 {
-    double max = tsr__vk_largest(dtype);
+    double max = tsr__vk_float_largest(dtype);
     double defaults[3] = {0.0, 0.0, 0.0};
     int count;
     switch (op) {
@@ -95,12 +81,6 @@ static int tsr__vk_float_params(int32_t op, const tsr_elementwise_attrs *attrs, 
     return count;
 }
 
-static void tsr__vk_put64(uint32_t *words, uint64_t bits)
-{
-    words[0] = (uint32_t)bits;
-    words[1] = (uint32_t)(bits >> 32);
-}
-
 int tsr__vk_ew2_params(const tsr_elementwise_attrs *attrs, int32_t dtype, struct tsr__vk_launch *l,
                        double *third)
 {
@@ -123,11 +103,8 @@ int tsr__vk_ew2_params(const tsr_elementwise_attrs *attrs, int32_t dtype, struct
         }
         return 0;
     }
-    for (int k = 0; k < count && k < 2; ++k) {
-        uint64_t bits;
-        memcpy(&bits, &p[k], sizeof bits);
-        tsr__vk_put64(&l->scalar[2 * k], bits);
-    }
+    for (int k = 0; k < count && k < 2; ++k)
+        tsr__vk_put64(&l->scalar[2 * k], tsr__vk_double_bits(p[k]));
     if (count < 3)
         return 0;
     *third = p[2];

@@ -180,6 +180,36 @@ static int tsr__vk_elements(struct tsr__vk_backend *b, int64_t n, struct tsr__vk
     return TSR_OK;
 }
 
+/* c walking out's own shape, out's strides for operand 0, the rest zero. */
+static void tsr__vk_custom_over(struct tsr__vk_custom *c, const tsr_tensor_desc *out)
+{
+    memset(c, 0, sizeof *c);
+    c->ndim = out->ndim;
+    for (int d = 0; d < out->ndim; ++d) {
+        c->shape[d] = out->shape[d];
+        c->stride[0][d] = out->strides[d];
+    }
+}
+
+/* Under the lock, each step only once the one before has succeeded: the
+ * index check (when `index` is given, against extent `size`), self copied
+ * into the output (when `self` is given), the dispatch (when it has any
+ * elements). */
+static int tsr__vk_index_run(struct tsr__vk_backend *b, const char *name,
+                             const tsr_tensor_desc *index, int dim, int64_t size,
+                             const tsr_tensor_desc *self, const struct tsr__vk_launch *l,
+                             const struct tsr__vk_custom *c)
+{
+    pthread_mutex_lock(&b->lock);
+    int status = index ? tsr__vk_check_indices(b, name, index, dim, size) : TSR_OK;
+    if (status == TSR_OK && self)
+        status = tsr__vk_copy_self(b, l->out, self);
+    if (status == TSR_OK && c->numel > 0)
+        status = tsr__vk_launch_custom(b, l, c);
+    pthread_mutex_unlock(&b->lock);
+    return status;
+}
+
 /* index_select (input, index [n]) and gather (input, index): out[p] is
  * input[p with dim replaced by the index]. */
 int tsr__vk_kernel_gather(void *backend, const tsr_kernel_args *args)
@@ -206,11 +236,8 @@ int tsr__vk_kernel_gather(void *backend, const tsr_kernel_args *args)
         return tsr__vk_error(b->host, TSR_ERR_DTYPE, "%s: output is %s, input %s", name,
                              tsr__vk_dtype_name(out->dtype), tsr__vk_dtype_name(x->dtype));
     struct tsr__vk_custom c;
-    memset(&c, 0, sizeof c);
-    c.ndim = nd;
+    tsr__vk_custom_over(&c, out);
     for (int d = 0; d < nd; ++d) {
-        c.shape[d] = out->shape[d];
-        c.stride[0][d] = out->strides[d];
         c.stride[1][d] = d == dim ? 0 : x->strides[d];
         c.stride[2][d] = select ? (d == dim ? index->strides[0] : 0) : index->strides[d];
     }
@@ -224,12 +251,7 @@ int tsr__vk_kernel_gather(void *backend, const tsr_kernel_args *args)
         status = tsr__vk_elements(b, tsr__vk_desc_numel(out), &c);
     if (status != TSR_OK)
         return status;
-    pthread_mutex_lock(&b->lock);
-    status = tsr__vk_check_indices(b, name, index, dim, x->shape[dim]);
-    if (status == TSR_OK && c.numel > 0)
-        status = tsr__vk_launch_custom(b, &l, &c);
-    pthread_mutex_unlock(&b->lock);
-    return status;
+    return tsr__vk_index_run(b, name, index, dim, x->shape[dim], NULL, &l, &c);
 }
 
 /* The scalar (scatter's value, index_add's alpha) as the dtype's bits:
@@ -249,10 +271,8 @@ static int tsr__vk_index_scalar(struct tsr__vk_backend *b, const tsr_scalar *val
         if (status != TSR_OK)
             return tsr__vk_error(b->host, status, "%s", why);
     }
-    scalar[0] = (uint32_t)bits[0];
-    scalar[1] = (uint32_t)(bits[0] >> 32);
-    scalar[2] = (uint32_t)bits[1];
-    scalar[3] = (uint32_t)(bits[1] >> 32);
+    tsr__vk_put64(&scalar[0], bits[0]);
+    tsr__vk_put64(&scalar[2], bits[1]);
     return TSR_OK;
 }
 
@@ -341,14 +361,7 @@ int tsr__vk_kernel_scatter(void *backend, const tsr_kernel_args *args)
         status = tsr__vk_elements(b, walk->shape[dim] == 0 ? 0 : slices, &c);
     if (status != TSR_OK)
         return status;
-    pthread_mutex_lock(&b->lock);
-    status = tsr__vk_check_indices(b, name, index, dim, out->shape[dim]);
-    if (status == TSR_OK)
-        status = tsr__vk_copy_self(b, out, &args->inputs[0]);
-    if (status == TSR_OK && c.numel > 0)
-        status = tsr__vk_launch_custom(b, &l, &c);
-    pthread_mutex_unlock(&b->lock);
-    return status;
+    return tsr__vk_index_run(b, name, index, dim, out->shape[dim], &args->inputs[0], &l, &c);
 }
 
 /* tril and triu over the last two dims; the diagonal in attrs->offset. */
@@ -370,13 +383,9 @@ int tsr__vk_kernel_tri(void *backend, const tsr_kernel_args *args)
     if (out->shape[nd - 1] > INT32_MAX || out->shape[nd - 2] > INT32_MAX)
         return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED, "tril/triu: matrices too large");
     struct tsr__vk_custom c;
-    memset(&c, 0, sizeof c);
-    c.ndim = nd;
-    for (int d = 0; d < nd; ++d) {
-        c.shape[d] = out->shape[d];
-        c.stride[0][d] = out->strides[d];
+    tsr__vk_custom_over(&c, out);
+    for (int d = 0; d < nd; ++d)
         c.stride[1][d] = x->strides[d];
-    }
     /* Column - row lies in (-2^31, 2^31): any diagonal beyond acts alike. */
     int64_t k = attrs->offset;
     k = k > INT32_MAX ? INT32_MAX : k < -INT32_MAX ? -INT32_MAX : k;
@@ -387,10 +396,7 @@ int tsr__vk_kernel_tri(void *backend, const tsr_kernel_args *args)
                                .num_in = 1,
                                .scalar = {(uint32_t)(int32_t)k}};
     status = tsr__vk_elements(b, tsr__vk_desc_numel(out), &c);
-    if (status != TSR_OK || c.numel == 0)
+    if (status != TSR_OK)
         return status;
-    pthread_mutex_lock(&b->lock);
-    status = tsr__vk_launch_custom(b, &l, &c);
-    pthread_mutex_unlock(&b->lock);
-    return status;
+    return tsr__vk_index_run(b, "tril/triu", NULL, 0, 0, NULL, &l, &c);
 }

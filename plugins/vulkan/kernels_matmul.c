@@ -39,22 +39,16 @@ static void tsr__vk_coefficient(const tsr_scalar *s, int32_t dtype, uint32_t wor
     uint64_t bits;
     if (dtype == TSR_FLOAT32 || dtype == TSR_BFLOAT16) {
         /* float32 as before: an integer converted straight to float. */
-        float f = s->kind == TSR_SCALAR_INT || s->kind == TSR_SCALAR_BOOL
-                      ? (float)s->v.i
-                      : (float)tsr__vk_scalar_as_double(s);
+        float f = tsr__vk_scalar_as_float(s);
         if (dtype == TSR_BFLOAT16)
             f = (float)tsr__vk_double_in_dtype(f, TSR_BFLOAT16);
-        uint32_t u;
-        memcpy(&u, &f, sizeof u);
-        bits = u;
+        bits = tsr__vk_float_bits(f);
     } else if (dtype == TSR_FLOAT64) {
-        double d = tsr__vk_scalar_as_double(s);
-        memcpy(&bits, &d, sizeof bits);
+        bits = tsr__vk_double_bits(tsr__vk_scalar_as_double(s));
     } else {
         bits = (uint64_t)tsr__vk_scalar_in_int_dtype(s, dtype);
     }
-    words[0] = (uint32_t)bits;
-    words[1] = (uint32_t)(bits >> 32);
+    tsr__vk_put64(words, bits);
 }
 
 int tsr__vk_kernel_matmul(void *backend, const tsr_kernel_args *args)

@@ -110,23 +110,35 @@ static uint64_t tsr__vk_reduce_terms(const tsr_tensor_desc *in, uint32_t mask, u
     return terms;
 }
 
+int tsr__vk_one_input_args(struct tsr__vk_backend *b, const tsr_kernel_args *args, int outputs,
+                           size_t attrs_size, const char *ops, const char *attrs_type)
+{
+    if (!args || args->struct_size < sizeof(tsr_kernel_args))
+        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "kernel arguments too old");
+    if (args->num_inputs != 1 || args->num_outputs != outputs || !args->inputs || !args->outputs)
+        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
+                             "expected 1 input and %d outputs, got %d and %d", outputs,
+                             args->num_inputs, args->num_outputs);
+    /* Every attrs struct begins with its struct_size. */
+    const uint32_t *size = args->attrs;
+    if (!size || *size < attrs_size)
+        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "%s need %s of ABI 1.0", ops,
+                             attrs_type);
+    return TSR_OK;
+}
+
 int tsr__vk_kernel_reduce(void *backend, const tsr_kernel_args *args)
 {
     struct tsr__vk_backend *b = backend;
-    if (!args || args->struct_size < sizeof(tsr_kernel_args))
-        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "kernel arguments too old");
+    int two = args && (args->op == TSR_OP_MAX_DIM || args->op == TSR_OP_MIN_DIM);
+    int status = tsr__vk_one_input_args(b, args, 1 + two, sizeof(tsr_reduce_attrs), "reductions",
+                                        "tsr_reduce_attrs");
+    if (status != TSR_OK)
+        return status;
     int r = tsr__vk_reduce_row(args->op);
     if (r < 0)
         return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED, "op %d is not a reduction", args->op);
-    int two = args->op == TSR_OP_MAX_DIM || args->op == TSR_OP_MIN_DIM;
-    if (args->num_inputs != 1 || args->num_outputs != 1 + two || !args->inputs || !args->outputs)
-        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
-                             "expected 1 input and %d outputs, got %d and %d", 1 + two,
-                             args->num_inputs, args->num_outputs);
     const tsr_reduce_attrs *attrs = args->attrs;
-    if (!attrs || attrs->struct_size < sizeof(tsr_reduce_attrs))
-        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
-                             "reductions need tsr_reduce_attrs of ABI 1.0");
     int32_t dtype = args->inputs[0].dtype, out;
     if (!tsr__vk_reduce_supported(b, args->op, dtype, &out))
         return tsr__vk_error(b->host, TSR_ERR_DTYPE, "no kernel for input dtype %s",
@@ -176,7 +188,7 @@ int tsr__vk_kernel_reduce(void *backend, const tsr_kernel_args *args)
         memcpy(l.scalar, &c, sizeof c);
     }
     pthread_mutex_lock(&b->lock);
-    int status = tsr__vk_launch_reduce(b, &l, attrs->dims_mask);
+    status = tsr__vk_launch_reduce(b, &l, attrs->dims_mask);
     if (status == TSR_OK && two) { /* the indices: the same reduction, mode 1 */
         l.spec.dtype_out = TSR_INT64;
         l.spec.mode = 1;

@@ -67,12 +67,10 @@ static int tsr__vk_scan_check(struct tsr__vk_backend *b, const tsr_tensor_desc *
                              "dim %d is not a dim of a rank-%d input", dim, in->ndim);
     const tsr_tensor_desc *ops[2] = {out, in};
     for (int k = 0; k < 2; ++k) {
-        int64_t size = tsr__vk_dtype_size(ops[k]->dtype);
-        if (ops[k]->byte_offset < 0 || ops[k]->byte_offset % size != 0)
-            return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
-                                 "operand %d: byte offset %lld is not a multiple of its element "
-                                 "size",
-                                 k, (long long)ops[k]->byte_offset);
+        /* Known dtypes by now: tsr__vk_kernel_scan checked them. */
+        int status = tsr__vk_check_element_offset(b, ops[k], k);
+        if (status != TSR_OK)
+            return status;
         for (int d = 0; d < in->ndim; ++d)
             if (ops[k]->shape[d] != in->shape[d] || ops[k]->shape[d] < 0 ||
                 ops[k]->strides[d] < 0)
@@ -160,17 +158,12 @@ static int tsr__vk_launch_scan(struct tsr__vk_backend *b, const struct tsr__vk_l
 int tsr__vk_kernel_scan(void *backend, const tsr_kernel_args *args)
 {
     struct tsr__vk_backend *b = backend;
-    if (!args || args->struct_size < sizeof(tsr_kernel_args))
-        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "kernel arguments too old");
-    int two = args->op == TSR_OP_CUMMAX || args->op == TSR_OP_CUMMIN;
-    if (args->num_inputs != 1 || args->num_outputs != 1 + two || !args->inputs || !args->outputs)
-        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
-                             "expected 1 input and %d outputs, got %d and %d", 1 + two,
-                             args->num_inputs, args->num_outputs);
+    int two = args && (args->op == TSR_OP_CUMMAX || args->op == TSR_OP_CUMMIN);
+    int status =
+        tsr__vk_one_input_args(b, args, 1 + two, sizeof(tsr_scan_attrs), "scans", "tsr_scan_attrs");
+    if (status != TSR_OK)
+        return status;
     const tsr_scan_attrs *attrs = args->attrs;
-    if (!attrs || attrs->struct_size < sizeof(tsr_scan_attrs))
-        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
-                             "scans need tsr_scan_attrs of ABI 1.0");
     int32_t dtype = args->inputs[0].dtype;
     if (!tsr__vk_scan_supported(b, args->op, dtype))
         return tsr__vk_error(b->host, TSR_ERR_DTYPE, "no kernel for input dtype %s",
@@ -184,7 +177,7 @@ int tsr__vk_kernel_scan(void *backend, const tsr_kernel_args *args)
                              tsr__vk_dtype_name(args->outputs[1].dtype));
     /* Both outputs checked before either is recorded. */
     for (int k = 0; k <= two; ++k) {
-        int status = tsr__vk_scan_check(b, &args->inputs[0], &args->outputs[k], attrs->dim);
+        status = tsr__vk_scan_check(b, &args->inputs[0], &args->outputs[k], attrs->dim);
         if (status != TSR_OK)
             return status;
     }
@@ -194,7 +187,6 @@ int tsr__vk_kernel_scan(void *backend, const tsr_kernel_args *args)
     l.in[0] = &args->inputs[0];
     l.num_in = 1;
     pthread_mutex_lock(&b->lock);
-    int status = TSR_OK;
     if (two) { /* indices first: the values may overwrite the input in place */
         l.spec = (struct tsr__vk_spec){args->op, dtype, TSR_INT64, 1};
         l.out = &args->outputs[1];

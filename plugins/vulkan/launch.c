@@ -26,6 +26,18 @@ const char *tsr__vk_dtype_name(int32_t dtype)
     return dtype >= 0 && dtype < TSR_DTYPE_COUNT ? names[dtype] : "?";
 }
 
+int tsr__vk_check_element_offset(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k)
+{
+    int64_t size = tsr__vk_dtype_size(t->dtype);
+    if (size == 0)
+        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "operand %d has dtype id %d", k, t->dtype);
+    if (t->byte_offset < 0 || t->byte_offset % size != 0)
+        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
+                             "operand %d: byte offset %lld is not a multiple of its element size",
+                             k, (long long)t->byte_offset);
+    return TSR_OK;
+}
+
 /* The operands after dimension merging: strides in bytes. */
 struct tsr__vk_layout {
     int count; /* operands: output + inputs */

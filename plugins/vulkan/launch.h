@@ -68,4 +68,9 @@ int64_t tsr__vk_dtype_size(int32_t dtype);
 /* "float32" for TSR_FLOAT32, "?" for an unknown id. */
 const char *tsr__vk_dtype_name(int32_t dtype);
 
+/* Checks that operand k (named so in the message) has a known dtype and a
+ * byte offset that is a whole, non-negative number of its elements, which
+ * shaders indexing by element need. */
+int tsr__vk_check_element_offset(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k);
+
 #endif /* TSR_VULKAN_LAUNCH_H */

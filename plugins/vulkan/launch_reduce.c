@@ -67,15 +67,9 @@ static int tsr__vk_reduce_check(struct tsr__vk_backend *b, const tsr_tensor_desc
                              in->ndim);
     const tsr_tensor_desc *ops[2] = {out, in};
     for (int k = 0; k < 2; ++k) {
-        int64_t size = tsr__vk_dtype_size(ops[k]->dtype);
-        if (size == 0)
-            return tsr__vk_error(b->host, TSR_ERR_DTYPE, "operand %d has dtype id %d", k,
-                                 ops[k]->dtype);
-        if (ops[k]->byte_offset < 0 || ops[k]->byte_offset % size != 0)
-            return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
-                                 "operand %d: byte offset %lld is not a multiple of its element "
-                                 "size",
-                                 k, (long long)ops[k]->byte_offset);
+        int status = tsr__vk_check_element_offset(b, ops[k], k);
+        if (status != TSR_OK)
+            return status;
         for (int d = 0; d < in->ndim; ++d)
             if (ops[k]->shape[d] < 0 || ops[k]->strides[d] < 0)
                 return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,

@@ -40,7 +40,7 @@ static int tsr__vk_int_range(int32_t dtype, struct tsr__vk_int_range *r)
     }
 }
 
-static double tsr__vk_float_max(int32_t dtype)
+double tsr__vk_float_largest(int32_t dtype)
 {
     switch (dtype) {
     case TSR_FLOAT16:
@@ -49,8 +49,10 @@ static double tsr__vk_float_max(int32_t dtype)
         return 3.3895313892515355e38;
     case TSR_FLOAT32:
         return 3.4028234663852886e38;
+    case TSR_FLOAT64:
+        return 1.7976931348623157e308;
     default:
-        return INFINITY;
+        return 0.0;
     }
 }
 
@@ -61,6 +63,33 @@ double tsr__vk_scalar_as_double(const tsr_scalar *value)
     if (value->kind == TSR_SCALAR_COMPLEX)
         return value->v.c.re;
     return (double)value->v.i;
+}
+
+float tsr__vk_scalar_as_float(const tsr_scalar *value)
+{
+    if (value->kind == TSR_SCALAR_INT || value->kind == TSR_SCALAR_BOOL)
+        return (float)value->v.i;
+    return (float)tsr__vk_scalar_as_double(value);
+}
+
+uint64_t tsr__vk_float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+uint64_t tsr__vk_double_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+void tsr__vk_put64(uint32_t words[2], uint64_t bits)
+{
+    words[0] = (uint32_t)bits;
+    words[1] = (uint32_t)(bits >> 32);
 }
 
 int64_t tsr__vk_scalar_as_int(const tsr_scalar *value)
@@ -114,7 +143,7 @@ static int tsr__vk_to_float(double f, int is_float, int64_t i, int32_t dtype, ui
         memcpy(bits, &d, sizeof d);
         return TSR_OK;
     }
-    double max = tsr__vk_float_max(dtype);
+    double max = tsr__vk_float_largest(dtype);
     if ((is_float && isfinite(f) && (f < -max || f > max)) ||
         (!is_float && ((double)i < -max || (double)i > max)))
         return tsr__vk_overflow(dtype, why, capacity);
@@ -169,7 +198,7 @@ int tsr__vk_scalar_bits(const tsr_scalar *value, int32_t dtype, uint64_t bits[2]
     }
     if (tsr__vk_int_range(dtype, &range))
         return tsr__vk_to_int(value, is_float, f, dtype, &bits[0], why, capacity);
-    if (tsr__vk_float_max(dtype) == INFINITY && dtype != TSR_FLOAT64) {
+    if (tsr__vk_float_largest(dtype) == 0.0) {
         snprintf(why, capacity, "dtype id %d cannot be filled here", dtype);
         return TSR_ERR_DTYPE;
     }

@@ -36,45 +36,15 @@ float round_dt(float v)
 
 bool is_zero(float v) { return (floatBitsToUint(v) & 0x7fffffffu) == 0u; }
 
-// floor, ceil, trunc and roundEven of GLSL on what needs rounding only:
 // NaN, infinities and values from 2^23 up are integers already.
 bool is_integral_already(float v) { return (floatBitsToUint(v) & 0x7fffffffu) >= 0x4b000000u; }
 
-float round_op(float x)
-{
-    if (is_integral_already(x))
-        return x;
-    switch (OP) {
-    case TSR_OP_FLOOR: return floor(x);
-    case TSR_OP_CEIL: return ceil(x);
-    case TSR_OP_TRUNC: return trunc(x);
-    }
-    return roundEven(x);
-}
-
-// C's fmax/fmin (a NaN gives the other operand). +0 and -0 tie; PyTorch
-// 1.13 keeps a for float32 but b for its reduced-precision path (MODE 1).
-float fmax_fmin(float a, float b, bool take_max)
-{
-    if (tm_isnan(a))
-        return b;
-    if (tm_isnan(b))
-        return a;
-    if (is_zero(a) && is_zero(b))
-        return MODE != 0 ? b : a;
-    if (take_max)
-        return a < b ? b : a;
-    return b < a ? b : a;
-}
-
-// Maximum then minimum, NaN in x or a bound propagating (hardtanh).
-float hardtanh_value(float x, float lo, float hi)
-{
-    if (tm_isnan(x) || tm_isnan(lo) || tm_isnan(hi))
-        return tm_nan();
-    x = x < lo ? lo : x;
-    return hi < x ? hi : x;
-}
+// round_op, fmax_fmin, hardtanh_value and classify, in float32.
+#define EW2_T float
+#define EW2_ISNAN tm_isnan
+#define EW2_ISINF tm_isinf
+#define EW2_NAN tm_nan
+#include "ew2_shared.glsl"
 
 float binary2(float a, float b)
 {
@@ -132,15 +102,6 @@ float unary2(float x)
         return x;
     }
     return x;
-}
-
-bool classify(float x)
-{
-    if (OP == TSR_OP_ISNAN)
-        return tm_isnan(x);
-    if (OP == TSR_OP_ISINF)
-        return tm_isinf(x);
-    return !tm_isnan(x) && !tm_isinf(x);
 }
 
 // lerp as PyTorch 1.13's CPU kernel: the form depends on the weight, the

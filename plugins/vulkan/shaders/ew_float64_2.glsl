@@ -11,43 +11,17 @@
 
 double dparam(int k) { return packDouble2x32(k == 0 ? pc.s0 : pc.s1); }
 
-bool d_is_zero(double v) { return tm_dabsbits(v) == 0UL; }
+bool is_zero(double v) { return tm_dabsbits(v) == 0UL; }
 
 // NaN, infinities and values from 2^52 up are integers already.
-bool d_integral_already(double v) { return tm_dabsbits(v) >= 0x4330000000000000UL; }
+bool is_integral_already(double v) { return tm_dabsbits(v) >= 0x4330000000000000UL; }
 
-double d_round_op(double x)
-{
-    if (d_integral_already(x))
-        return x;
-    switch (OP) {
-    case TSR_OP_FLOOR: return floor(x);
-    case TSR_OP_CEIL: return ceil(x);
-    case TSR_OP_TRUNC: return trunc(x);
-    }
-    return roundEven(x);
-}
-
-double d_fmax_fmin(double a, double b, bool take_max)
-{
-    if (tm_disnan(a))
-        return b;
-    if (tm_disnan(b))
-        return a;
-    if (d_is_zero(a) && d_is_zero(b))
-        return MODE != 0 ? b : a;
-    if (take_max)
-        return a < b ? b : a;
-    return b < a ? b : a;
-}
-
-double d_hardtanh(double x, double lo, double hi)
-{
-    if (tm_disnan(x) || tm_disnan(lo) || tm_disnan(hi))
-        return tm_dnan();
-    x = x < lo ? lo : x;
-    return hi < x ? hi : x;
-}
+// round_op, fmax_fmin, hardtanh_value and classify, in double.
+#define EW2_T double
+#define EW2_ISNAN tm_disnan
+#define EW2_ISINF tm_disinf
+#define EW2_NAN tm_dnan
+#include "ew2_shared.glsl"
 
 double binary2(double a, double b)
 {
@@ -56,8 +30,8 @@ double binary2(double a, double b)
     case TSR_OP_COPYSIGN:
         return tm_bits2d((tm_d2bits(a) & 0x7fffffffffffffffUL) |
                          (tm_d2bits(b) & 0x8000000000000000UL));
-    case TSR_OP_FMAX: return d_fmax_fmin(a, b, true);
-    case TSR_OP_FMIN: return d_fmax_fmin(a, b, false);
+    case TSR_OP_FMAX: return fmax_fmin(a, b, true);
+    case TSR_OP_FMIN: return fmax_fmin(a, b, false);
     case TSR_OP_HYPOT: return tm_dhypot(a, b);
     case TSR_OP_ATAN2: return tm_datan2(a, b);
     }
@@ -68,8 +42,8 @@ double d_round_decimals(double x)
 {
     double power = dparam(0);
     if (MODE > 0)
-        return tm_ddiv(d_round_op(x * power), power);
-    return d_round_op(tm_ddiv(x, power)) * power;
+        return tm_ddiv(round_op(x * power), power);
+    return round_op(tm_ddiv(x, power)) * power;
 }
 
 double d_softplus(double x)
@@ -102,12 +76,12 @@ double unary2(double x, double p2)
     case TSR_OP_LEAKY_RELU: return x > 0.0lf ? x : x * dparam(0);
     case TSR_OP_ELU:
         return x <= 0.0lf ? (tm_dexp(x * p2) - 1.0lf) * dparam(0) : x * dparam(1);
-    case TSR_OP_HARDTANH: return d_hardtanh(x, dparam(0), dparam(1));
+    case TSR_OP_HARDTANH: return hardtanh_value(x, dparam(0), dparam(1));
     case TSR_OP_FLOOR:
     case TSR_OP_CEIL:
-    case TSR_OP_TRUNC: return d_round_op(x);
-    case TSR_OP_ROUND: return MODE == 0 ? d_round_op(x) : d_round_decimals(x);
-    case TSR_OP_FRAC: return x - (d_integral_already(x) ? x : trunc(x));
+    case TSR_OP_TRUNC: return round_op(x);
+    case TSR_OP_ROUND: return MODE == 0 ? round_op(x) : d_round_decimals(x);
+    case TSR_OP_FRAC: return x - (is_integral_already(x) ? x : trunc(x));
     case TSR_OP_RECIPROCAL: return tm_ddiv(1.0lf, x);
     case TSR_OP_SQUARE: return x * x;
     case TSR_OP_NAN_TO_NUM:
@@ -118,15 +92,6 @@ double unary2(double x, double p2)
         return x;
     }
     return x;
-}
-
-bool classify(double x)
-{
-    if (OP == TSR_OP_ISNAN)
-        return tm_disnan(x);
-    if (OP == TSR_OP_ISINF)
-        return tm_disinf(x);
-    return !tm_disnan(x) && !tm_disinf(x);
 }
 
 // A step of a float-storage op rounded to float, PyTorch's opmath type.

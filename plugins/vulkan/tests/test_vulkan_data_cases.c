@@ -71,13 +71,9 @@ void clamp_propagates_nan_and_applies_min_first(void)
     const float hi[] = {1, 1, 1, 1, 1, 1};
     enum { N = sizeof x / sizeof x[0] };
     float got[N];
-    void *mx = upload(x, sizeof x), *ml = upload(lo, sizeof lo), *mh = upload(hi, sizeof hi);
-    void *mo = upload(NULL, sizeof got);
     struct view vx, vl, vh, vo;
-    flat(&vx, mx, F32, N, 4);
-    flat(&vl, ml, F32, N, 4);
-    flat(&vh, mh, F32, N, 4);
-    flat(&vo, mo, F32, N, 4);
+    void *mx = upload_flat(&vx, x, F32, N, 4), *ml = upload_flat(&vl, lo, F32, N, 4);
+    void *mh = upload_flat(&vh, hi, F32, N, 4), *mo = upload_flat(&vo, NULL, F32, N, 4);
     /* A lone Python-scalar NaN bound is ignored; with both bounds it is not. */
     const int modes[] = {TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX, TSR_CLAMP_HAS_MIN,
                          TSR_CLAMP_HAS_MAX, TSR_CLAMP_HAS_MIN | TSR_CLAMP_SCALAR_BOUNDS,
@@ -211,10 +207,9 @@ void copy_int64_and_float64_when_registered(void)
     /* int64 -> float32 and int64 -> int32 (wraps). */
     const int64_t big[] = {(1LL << 53) + 1, -((1LL << 40) + 3), 0x1234567890LL, -1};
     int32_t w32[4];
-    void *mb = upload(big, sizeof big), *m32 = upload(NULL, sizeof w32);
     struct view vb, v32;
-    flat(&vb, mb, TSR_INT64, 4, 8);
-    flat(&v32, m32, TSR_INT32, 4, 4);
+    void *mb = upload_flat(&vb, big, TSR_INT64, 4, 8);
+    void *m32 = upload_flat(&v32, NULL, TSR_INT32, 4, 4);
     flat(&vf, mf, F32, 4, 4);
     EXPECT(run1(TSR_OP_COPY, &v32, &vb, NULL) == TSR_OK, "%s", last_error);
     EXPECT(run1(TSR_OP_COPY, &vf, &vb, NULL) == TSR_OK, "%s", last_error);

@@ -234,13 +234,10 @@ void family2_ternary_ops(void)
     const float s[N] = {1, -2, 0.5f, 1e30f, 3, -0.0f}, e[N] = {5, 4, -0.25f, -1e30f, 3, 0};
     const float w[N] = {0.25f, 0.75f, 0.5f, 0.1f, -1, 2};
     float got[N];
-    void *ms = upload(s, sizeof s), *me = upload(e, sizeof e), *mw = upload(w, sizeof w);
-    void *mo = upload(NULL, sizeof got);
     struct view vs, ve, vw, vo;
-    flat(&vs, ms, TSR_FLOAT32, N, 4);
-    flat(&ve, me, TSR_FLOAT32, N, 4);
-    flat(&vw, mw, TSR_FLOAT32, N, 4);
-    flat(&vo, mo, TSR_FLOAT32, N, 4);
+    void *ms = upload_flat(&vs, s, TSR_FLOAT32, N, 4), *me = upload_flat(&ve, e, TSR_FLOAT32, N, 4);
+    void *mw = upload_flat(&vw, w, TSR_FLOAT32, N, 4);
+    void *mo = upload_flat(&vo, NULL, TSR_FLOAT32, N, 4);
     for (int scalar = 0; scalar < 2; ++scalar) {
         tsr_elementwise_attrs at = attrs_float(0.625);
         at.mode = scalar ? TSR_LERP_SCALAR_WEIGHT : 0;
@@ -366,12 +363,10 @@ void family2_complex_conversions(void)
     const float z[4] = {1.5f, -2.25f, 0.1f, NAN};
     double wide[4];
     float back[4];
-    void *mz = upload(z, sizeof z), *mw = upload(NULL, sizeof wide),
-         *mb = upload(NULL, sizeof back);
-    struct view vz, vw, vb;
-    flat(&vz, mz, TSR_COMPLEX64, 2, 8);
-    flat(&vw, mw, TSR_COMPLEX128, 2, 16);
-    flat(&vb, mb, TSR_COMPLEX64, 2, 8);
+    struct view vz, vw, vb; /* two complex elements each */
+    void *mz = upload_flat(&vz, z, TSR_COMPLEX64, 2, 8);
+    void *mw = upload_flat(&vw, NULL, TSR_COMPLEX128, 2, 16);
+    void *mb = upload_flat(&vb, NULL, TSR_COMPLEX64, 2, 8);
     EXPECT(run1(TSR_OP_COPY, &vw, &vz, NULL) == TSR_OK, "c64->c128: %s", last_error);
     EXPECT(run1(TSR_OP_COPY, &vb, &vw, NULL) == TSR_OK, "c128->c64: %s", last_error);
     download(mw, wide, sizeof wide);

@@ -104,6 +104,13 @@ void flat(struct view *v, void *mem, int dtype, int64_t n, int64_t itemsize)
     view_of(v, mem, dtype, 1, &n, &one, 0, itemsize);
 }
 
+void *upload_flat(struct view *v, const void *data, int dtype, int64_t n, int64_t itemsize)
+{
+    void *mem = upload(data, (size_t)(n * itemsize));
+    flat(v, mem, dtype, n, itemsize);
+    return mem;
+}
+
 tsr_kernel_fn find_kernel(int op, int in, int out)
 {
     for (size_t i = 0; i < table_size; ++i) {

@@ -39,6 +39,8 @@ void download(void *mem, void *out, size_t bytes);
 void view_of(struct view *v, void *mem, int dtype, int ndim, const int64_t *shape,
              const int64_t *strides, int64_t offset, int64_t itemsize);
 void flat(struct view *v, void *mem, int dtype, int64_t n, int64_t itemsize);
+/* upload() of n elements (unset if data is NULL) and their flat view. */
+void *upload_flat(struct view *v, const void *data, int dtype, int64_t n, int64_t itemsize);
 
 /* Runs the registered kernel for (op, input dtype, output dtype). */
 int run(int op, const struct view *out, const struct view *const *in, int nin,

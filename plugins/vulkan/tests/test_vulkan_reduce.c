@@ -28,6 +28,19 @@ static int reduce(int op, const struct view *in, const struct view *out, const s
     return reduce_p(op, in, out, idx, mask, correction, 2.0);
 }
 
+/* Sums all n elements of the flat buffer `m` into the first element of
+ * `mo` and downloads that element into `got`; returns the sum's status. */
+static int full_sum(void *m, int32_t dtype, int64_t n, int64_t esize, void *mo, void *got)
+{
+    struct view in, out;
+    flat(&in, m, dtype, n, esize);
+    int64_t one = 1;
+    view_of(&out, mo, dtype, 1, &one, &one, 0, esize);
+    int status = reduce(TSR_OP_SUM, &in, &out, NULL, 1u, 0);
+    download(mo, got, (size_t)esize);
+    return status;
+}
+
 static uint32_t lcg(uint32_t *s)
 {
     *s = *s * 1664525u + 1013904223u;
@@ -110,13 +123,8 @@ static void float_sums_do_not_depend_on_layout(void)
     for (int64_t i = 0; i < n; ++i)
         big[i] = (float)((int32_t)lcg(&s) >> 12) / 1024.0f;
     void *mb = upload(big, sizeof(float) * (size_t)n);
-    struct view vb, ob;
-    flat(&vb, mb, TSR_FLOAT32, n, 4);
-    int64_t one = 1;
-    view_of(&ob, mo, TSR_FLOAT32, 1, &one, &one, 0, 4);
-    EXPECT(reduce(TSR_OP_SUM, &vb, &ob, NULL, 1u, 0) == TSR_OK, "sum: %s", last_error);
     float total;
-    download(mo, &total, 4);
+    EXPECT(full_sum(mb, TSR_FLOAT32, n, 4, mo, &total) == TSR_OK, "sum: %s", last_error);
     float want = (float)host_tree_sum(big, n, 1);
     EXPECT(wide ? memcmp(&total, &want, 4) == 0 : close_to(total, want, 1e-5, 1e-2),
            "full sum %.9g, reference order %.9g", total, want);
@@ -140,13 +148,8 @@ static void integer_sums_are_exact_with_wraparound(void)
         want += (uint32_t)x[i];
     }
     void *mx = upload(x, sizeof x), *mo = upload(NULL, 16);
-    struct view vx, vo;
-    flat(&vx, mx, TSR_INT32, N, 4);
-    int64_t one = 1;
-    view_of(&vo, mo, TSR_INT32, 1, &one, &one, 0, 4);
-    EXPECT(reduce(TSR_OP_SUM, &vx, &vo, NULL, 1u, 0) == TSR_OK, "sum: %s", last_error);
     uint32_t got;
-    download(mo, &got, 4);
+    EXPECT(full_sum(mx, TSR_INT32, N, 4, mo, &got) == TSR_OK, "sum: %s", last_error);
     EXPECT(got == want, "int32 sum 0x%08x, expected 0x%08x", got, want);
     if (has_kernel(TSR_OP_SUM, TSR_INT64, TSR_INT64)) {
         int64_t y[4] = {INT64_MAX, 5, INT64_MIN + 3, INT64_MAX};
@@ -154,12 +157,8 @@ static void integer_sums_are_exact_with_wraparound(void)
         for (int i = 0; i < 4; ++i)
             w += (uint64_t)y[i];
         void *my = upload(y, sizeof y);
-        struct view vy, vo64;
-        flat(&vy, my, TSR_INT64, 4, 8);
-        view_of(&vo64, mo, TSR_INT64, 1, &one, &one, 0, 8);
-        EXPECT(reduce(TSR_OP_SUM, &vy, &vo64, NULL, 1u, 0) == TSR_OK, "sum: %s", last_error);
         uint64_t g;
-        download(mo, &g, 8);
+        EXPECT(full_sum(my, TSR_INT64, 4, 8, mo, &g) == TSR_OK, "sum: %s", last_error);
         EXPECT(g == w, "int64 sum 0x%016llx, expected 0x%016llx", (unsigned long long)g,
                (unsigned long long)w);
         plugin->memory_free(backend, my);
