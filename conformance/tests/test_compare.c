@@ -8,26 +8,14 @@
 #include "manifest.h"
 #include "runner.h"
 #include "source.h"
+#include "conf_check.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
 static char temp_dir[256];
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: %s: check failed: %s\n  ", __FILE__, __LINE__, __func__,       \
-                    #cond);                                                                        \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            failures++;                                                                            \
-            return;                                                                                \
-        }                                                                                          \
-    } while (0)
 
 /* Compares two float32 vectors of n elements with `tol`; checks the verdict
  * and that the message contains `text` (when not NULL). */

@@ -9,25 +9,13 @@
 #include "bind.h"
 #include "differential.h"
 #include "report.h"
+#include "conf_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
 static int calls; /* adapter calls in the current case: 1 reference, 2 backend */
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: %s: check failed: %s\n  ", __FILE__, __LINE__, __func__,       \
-                    #cond);                                                                        \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            failures++;                                                                            \
-            return;                                                                                \
-        }                                                                                          \
-    } while (0)
 
 static conf_diff_options options(void)
 {
