@@ -49,41 +49,6 @@ typedef struct reduce_op {
 /* Combining                                                                 */
 /* ------------------------------------------------------------------------ */
 
-static void add_integer(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->i = tsr__ref_wrap_add(acc->i, term->i);
-}
-
-static void add_real(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->f += term->f;
-}
-
-static void add_complex(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->c = tsr__ref_complex_make(creal(acc->c) + creal(term->c), cimag(acc->c) + cimag(term->c));
-}
-
-static void mul_integer(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->i = tsr__ref_wrap_mul(acc->i, term->i);
-}
-
-static void mul_real(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->f *= term->f;
-}
-
-static void mul_complex(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->c = tsr__ref_complex_mul(acc->c, term->c);
-}
-
-static const tsr__ref_combine_fn adders[TSR__REF_CATEGORY_COUNT] = {add_integer, add_real,
-                                                                    add_complex};
-static const tsr__ref_combine_fn multipliers[TSR__REF_CATEGORY_COUNT] = {mul_integer, mul_real,
-                                                                         mul_complex};
-
 static tsr__ref_wide zero_of(tsr__ref_category category)
 {
     tsr__ref_wide value;
@@ -123,7 +88,7 @@ static tsr__ref_wide real_value(double f)
 
 static void reduce_sum(const reduce_call *call, const tsr__ref_terms *terms, tsr__ref_wide *out)
 {
-    out[0] = tsr__ref_lane_fold(terms, NULL, NULL, adders[call->category], zero_of(call->category));
+    out[0] = tsr__ref_lane_fold(terms, NULL, NULL, tsr__ref_adders[call->category], zero_of(call->category));
 }
 
 static void nan_to_zero(const void *context, tsr__ref_wide *term)
@@ -141,14 +106,14 @@ static tsr__ref_term_fn nan_skipper(tsr__ref_category category)
 
 static void reduce_nansum(const reduce_call *call, const tsr__ref_terms *terms, tsr__ref_wide *out)
 {
-    out[0] = tsr__ref_lane_fold(terms, nan_skipper(call->category), NULL, adders[call->category],
+    out[0] = tsr__ref_lane_fold(terms, nan_skipper(call->category), NULL, tsr__ref_adders[call->category],
                                 zero_of(call->category));
 }
 
 static void reduce_prod(const reduce_call *call, const tsr__ref_terms *terms, tsr__ref_wide *out)
 {
     out[0] =
-        tsr__ref_lane_fold(terms, NULL, NULL, multipliers[call->category], one_of(call->category));
+        tsr__ref_lane_fold(terms, NULL, NULL, tsr__ref_multipliers[call->category], one_of(call->category));
 }
 
 /* sum / n, complex sums part by part; n = 0 gives NaN. */
@@ -177,7 +142,7 @@ static tsr__ref_wide rounded_mean(const reduce_call *call, tsr__ref_wide sum, do
 static void reduce_mean(const reduce_call *call, const tsr__ref_terms *terms, tsr__ref_wide *out)
 {
     tsr__ref_wide sum =
-        tsr__ref_lane_fold(terms, NULL, NULL, adders[call->category], zero_of(call->category));
+        tsr__ref_lane_fold(terms, NULL, NULL, tsr__ref_adders[call->category], zero_of(call->category));
     out[0] = rounded_mean(call, sum, (double)terms->walk->terms);
 }
 
@@ -204,7 +169,7 @@ static int real_is_number(const tsr__ref_wide *v)
 static void reduce_nanmean(const reduce_call *call, const tsr__ref_terms *terms, tsr__ref_wide *out)
 {
     tsr__ref_wide sum =
-        tsr__ref_lane_fold(terms, nan_to_zero, NULL, add_real, zero_of(TSR__REF_REAL));
+        tsr__ref_lane_fold(terms, nan_to_zero, NULL, tsr__ref_adders[TSR__REF_REAL], zero_of(TSR__REF_REAL));
     out[0] = rounded_mean(call, sum, (double)count_terms(terms, real_is_number));
 }
 
@@ -249,7 +214,7 @@ static tsr__ref_wide shifted_mean(const reduce_call *call, const tsr__ref_terms 
     deviation shift = {call->category, zero_of(call->category)};
     if (terms->walk->terms > 0)
         tsr__ref_terms_load(terms, 0, 1, &shift.mean);
-    tsr__ref_wide sum = tsr__ref_lane_fold(terms, subtract_shift, &shift, adders[call->category],
+    tsr__ref_wide sum = tsr__ref_lane_fold(terms, subtract_shift, &shift, tsr__ref_adders[call->category],
                                            zero_of(call->category));
     tsr__ref_wide mean = divide(call->category, sum, n);
     if (call->category == TSR__REF_COMPLEX)
@@ -267,7 +232,7 @@ static double variance(const reduce_call *call, const tsr__ref_terms *terms)
     double n = (double)terms->walk->terms;
     deviation dev = {call->category, shifted_mean(call, terms, n)};
     tsr__ref_wide squares =
-        tsr__ref_lane_fold(terms, squared_deviation, &dev, add_real, zero_of(TSR__REF_REAL));
+        tsr__ref_lane_fold(terms, squared_deviation, &dev, tsr__ref_adders[TSR__REF_REAL], zero_of(TSR__REF_REAL));
     double divisor = n - call->correction;
     return squares.f / (divisor > 0.0 ? divisor : 0.0);
 }
@@ -355,7 +320,7 @@ static void reduce_norm(const reduce_call *call, const tsr__ref_terms *terms, ts
         return;
     }
     tsr__ref_wide sum =
-        tsr__ref_lane_fold(terms, powered_magnitude, call, add_real, zero_of(TSR__REF_REAL));
+        tsr__ref_lane_fold(terms, powered_magnitude, call, tsr__ref_adders[TSR__REF_REAL], zero_of(TSR__REF_REAL));
     double total = call->to_opmath(sum.f);
     double norm = p == 1.0 ? total : p == 2.0 ? sqrt(total) : pow(total, 1.0 / p);
     out[0] = real_value(norm);
@@ -382,7 +347,7 @@ static void reduce_logsumexp(const reduce_call *call, const tsr__ref_terms *term
     }
     double shift = isinf(top) ? 0.0 : top;
     tsr__ref_wide sum =
-        tsr__ref_lane_fold(terms, shifted_exp, &shift, add_real, zero_of(TSR__REF_REAL));
+        tsr__ref_lane_fold(terms, shifted_exp, &shift, tsr__ref_adders[TSR__REF_REAL], zero_of(TSR__REF_REAL));
     out[0] = real_value(log(sum.f) + shift);
 }
 

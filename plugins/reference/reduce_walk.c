@@ -2,6 +2,11 @@
  * element is read, so no pointer ever leaves an operand's memory. */
 #include "reduce_walk.h"
 
+#include <complex.h>
+
+#include "complex_ops.h"
+#include "scalar_ops.h"
+
 static int check_desc(const tsr_tensor_desc *desc)
 {
     if (!tsr__ref_dtype_valid(desc->dtype) || desc->ndim < 0 || desc->ndim > TSR_MAX_DIMS) {
@@ -207,3 +212,42 @@ tsr__ref_wide tsr__ref_lane_fold(const tsr__ref_terms *terms, tsr__ref_term_fn t
     }
     return partial[0];
 }
+
+/* ------------------------------------------------------------------------ */
+/* Combining                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static void add_integer(tsr__ref_wide *acc, const tsr__ref_wide *term)
+{
+    acc->i = tsr__ref_wrap_add(acc->i, term->i);
+}
+
+static void add_real(tsr__ref_wide *acc, const tsr__ref_wide *term)
+{
+    acc->f += term->f;
+}
+
+static void add_complex(tsr__ref_wide *acc, const tsr__ref_wide *term)
+{
+    acc->c = tsr__ref_complex_make(creal(acc->c) + creal(term->c), cimag(acc->c) + cimag(term->c));
+}
+
+static void mul_integer(tsr__ref_wide *acc, const tsr__ref_wide *term)
+{
+    acc->i = tsr__ref_wrap_mul(acc->i, term->i);
+}
+
+static void mul_real(tsr__ref_wide *acc, const tsr__ref_wide *term)
+{
+    acc->f *= term->f;
+}
+
+static void mul_complex(tsr__ref_wide *acc, const tsr__ref_wide *term)
+{
+    acc->c = tsr__ref_complex_mul(acc->c, term->c);
+}
+
+const tsr__ref_combine_fn tsr__ref_adders[TSR__REF_CATEGORY_COUNT] = {add_integer, add_real,
+                                                                    add_complex};
+const tsr__ref_combine_fn tsr__ref_multipliers[TSR__REF_CATEGORY_COUNT] = {mul_integer, mul_real,
+                                                                         mul_complex};

@@ -57,6 +57,10 @@ void tsr__ref_reduce_walk_run(const tsr__ref_reduce_walk *walk, tsr__ref_load_fn
 
 /* Combines a term into an accumulator of the same category. */
 typedef void (*tsr__ref_combine_fn)(tsr__ref_wide *acc, const tsr__ref_wide *term);
+/* acc += term and acc *= term per category (integers wrap), shared by the
+ * reductions and the scans. */
+extern const tsr__ref_combine_fn tsr__ref_adders[TSR__REF_CATEGORY_COUNT];
+extern const tsr__ref_combine_fn tsr__ref_multipliers[TSR__REF_CATEGORY_COUNT];
 /* Rewrites a loaded term before it is combined (NaN to zero, |x|^p, ...). */
 typedef void (*tsr__ref_term_fn)(const void *context, tsr__ref_wide *term);
 

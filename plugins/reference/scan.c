@@ -14,6 +14,7 @@
 
 #include "backend.h"
 #include "complex_ops.h"
+#include "reduce_walk.h"
 #include "scalar_ops.h"
 #include "wide.h"
 
@@ -155,44 +156,12 @@ static void scan_walk_run(const scan_walk *walk, slice_fn fn, const void *contex
 /* Accumulating scans                                                        */
 /* ------------------------------------------------------------------------ */
 
-typedef void (*combine_fn)(tsr__ref_wide *acc, const tsr__ref_wide *term);
-
 typedef struct accumulate {
-    combine_fn combine;
+    tsr__ref_combine_fn combine;
     tsr__ref_wide identity;
     tsr__ref_load_fn load;
     tsr__ref_store_fn store;
 } accumulate;
-
-static void add_integer(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->i = tsr__ref_wrap_add(acc->i, term->i);
-}
-
-static void add_real(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->f += term->f;
-}
-
-static void add_complex(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->c = tsr__ref_complex_make(creal(acc->c) + creal(term->c), cimag(acc->c) + cimag(term->c));
-}
-
-static void mul_integer(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->i = tsr__ref_wrap_mul(acc->i, term->i);
-}
-
-static void mul_real(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->f *= term->f;
-}
-
-static void mul_complex(tsr__ref_wide *acc, const tsr__ref_wide *term)
-{
-    acc->c = tsr__ref_complex_mul(acc->c, term->c);
-}
 
 /* log(exp(acc) + exp(term)) as PyTorch's logcumsumexp step computes it:
  * equal infinities stay themselves, and a NaN on either side propagates. */
@@ -348,9 +317,6 @@ static int check_call(const tsr__ref_backend *backend, const scan_op *op,
 
 static accumulate accumulator(int32_t op, int32_t dtype)
 {
-    static const combine_fn adders[TSR__REF_CATEGORY_COUNT] = {add_integer, add_real, add_complex};
-    static const combine_fn multipliers[TSR__REF_CATEGORY_COUNT] = {mul_integer, mul_real,
-                                                                    mul_complex};
     tsr__ref_category category = tsr__ref_dtype_category(dtype);
     accumulate acc = {.load = tsr__ref_loader(dtype), .store = tsr__ref_storer(category, dtype)};
     double one = op == TSR_OP_CUMPROD ? 1.0 : 0.0;
@@ -362,8 +328,8 @@ static accumulate accumulator(int32_t op, int32_t dtype)
         acc.identity.c = tsr__ref_complex_make(one, 0.0);
     }
     acc.combine = op == TSR_OP_LOGCUMSUMEXP ? log_add_exp
-                  : op == TSR_OP_CUMPROD    ? multipliers[category]
-                                            : adders[category];
+                  : op == TSR_OP_CUMPROD    ? tsr__ref_multipliers[category]
+                                            : tsr__ref_adders[category];
     return acc;
 }
 
