@@ -1,13 +1,13 @@
-/* libFuzzer target for the .npy reader (core/npy.c, compiled into this
+/* libFuzzer target for the .npy reader (core/io/npy.c, compiled into this
  * executable with the fuzzer's instrumentation).
  *
  * The core's tensor functions are replaced below by host-memory stand-ins,
  * so the target needs no plugin, no file system and no libtessera: every
  * input goes through tsr__npy_parse_header and tsr__npy_load_buffer, and the
  * invariants a caller relies on are checked on whatever they accept. */
-#include "npy.h"
+#include "io/npy.h"
 
-#include "error.h"
+#include "runtime/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,0 +1,234 @@
+/* The public elementwise ops: binary, unary, where, clamp. */
+#include "autograd/graph.h"
+#include "tensor/dtype.h"
+#include "ops/elementwise.h"
+#include "ops/elementwise_rules.h"
+#include "runtime/error.h"
+
+/* Which ops are unary or binary, and the dtypes each computes in and
+ * returns, come from the rule table (elementwise_rules.c). */
+static bool is_binary_op(tsr_op op)
+{
+    return tsr__ew_is_binary(op);
+}
+
+static bool is_unary_op(tsr_op op)
+{
+    return tsr__ew_is_unary(op);
+}
+
+static tsr_status check_operand(const char *name, const char *arg, tsr_operand o)
+{
+    if (!o.tensor && !tsr__scalar_valid(o.scalar))
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: %s is neither a tensor nor a valid scalar",
+                              name, arg);
+    return TSR_OK;
+}
+
+static tsr_status binary(tsr_op op, tsr_operand a, tsr_operand b, const tsr_elementwise_attrs *attrs,
+                         tsr_tensor **out)
+{
+    const char *name = tsr_op_name(op);
+    if (!is_binary_op(op))
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "binary: op %d is not a binary elementwise op",
+                              (int)op);
+    if (!out)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", name);
+    tsr_status st = check_operand(name, "input", a);
+    if (st == TSR_OK)
+        st = check_operand(name, "other", b);
+    tsr_dtype compute, result;
+    if (st == TSR_OK)
+        st = tsr__binary_dtypes(op, a, b, &compute, &result);
+    if (st != TSR_OK)
+        return st;
+    tsr_elementwise_attrs local = {.struct_size = sizeof local};
+    if (attrs)
+        local = *attrs;
+    if (op == TSR_OP_DIV && local.mode == TSR_ROUND_NONE &&
+        tsr_dtype_is_integral(compute, true))
+        compute = result = TSR_FLOAT32; /* true division */
+    if (op == TSR_OP_ADD || op == TSR_OP_SUB) {
+        tsr_scalar alpha = attrs ? attrs->scalars[0]
+                           : compute == TSR_BOOL ? tsr_scalar_bool(true) : tsr_scalar_int(1);
+        if ((st = tsr__normalize_alpha(name, alpha, compute, &local.scalars[0])) != TSR_OK)
+            return st;
+    }
+    tsr_operand operands[2] = {a, b};
+    tsr_tensor *value = NULL;
+    st = tsr__elementwise(op, name, operands, 2, compute, result, &local, &value);
+    if (st == TSR_OK)
+        st = tsr__grad_elementwise2_has(op)
+                 ? tsr__grad_record_elementwise2(op, operands, 2, &local, value)
+                 : tsr__grad_record_binary(op, a, b, &local, value);
+    return tsr__deliver(st, value, out);
+}
+
+tsr_status tsr_binary(tsr_op op, tsr_operand a, tsr_operand b, tsr_tensor **out)
+{
+    return binary(op, a, b, NULL, out);
+}
+
+tsr_status tsr_add_scaled(tsr_operand a, tsr_operand b, tsr_scalar alpha, tsr_tensor **out)
+{
+    tsr_elementwise_attrs attrs = {.struct_size = sizeof attrs, .scalars = {alpha}};
+    return binary(TSR_OP_ADD, a, b, &attrs, out);
+}
+
+tsr_status tsr_sub_scaled(tsr_operand a, tsr_operand b, tsr_scalar alpha, tsr_tensor **out)
+{
+    tsr_elementwise_attrs attrs = {.struct_size = sizeof attrs, .scalars = {alpha}};
+    return binary(TSR_OP_SUB, a, b, &attrs, out);
+}
+
+tsr_status tsr_div_rounding(tsr_operand a, tsr_operand b, int rounding_mode, tsr_tensor **out)
+{
+    if (rounding_mode < TSR_ROUND_NONE || rounding_mode > TSR_ROUND_FLOOR)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "div: rounding_mode %d is not one of "
+                                                        "none, trunc, floor", rounding_mode);
+    tsr_elementwise_attrs attrs = {.struct_size = sizeof attrs, .mode = rounding_mode};
+    return binary(TSR_OP_DIV, a, b, &attrs, out);
+}
+
+tsr_status tsr_add(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out)
+{
+    return tsr_binary(TSR_OP_ADD, tsr_operand_tensor(a), tsr_operand_tensor(b), out);
+}
+
+tsr_status tsr_sub(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out)
+{
+    return tsr_binary(TSR_OP_SUB, tsr_operand_tensor(a), tsr_operand_tensor(b), out);
+}
+
+tsr_status tsr_mul(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out)
+{
+    return tsr_binary(TSR_OP_MUL, tsr_operand_tensor(a), tsr_operand_tensor(b), out);
+}
+
+tsr_status tsr_div(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out)
+{
+    return tsr_binary(TSR_OP_DIV, tsr_operand_tensor(a), tsr_operand_tensor(b), out);
+}
+
+static tsr_status unary(tsr_op op, const tsr_tensor *t, const tsr_elementwise_attrs *attrs,
+                        tsr_tensor **out)
+{
+    const char *name = tsr_op_name(op);
+    if (!is_unary_op(op))
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "unary: op %d is not a unary elementwise op",
+                              (int)op);
+    if (!t || !out)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: input and out must not be NULL", name);
+    tsr_dtype compute, result;
+    tsr_elementwise_attrs local;
+    tsr_status st = tsr__unary_dtypes(op, t->dtype, &compute, &result);
+    if (st == TSR_OK)
+        st = tsr__unary_attrs(op, t->dtype, compute, attrs, &local);
+    if (st != TSR_OK)
+        return st;
+    if (tsr__unary_is_identity(op, t->dtype, &local)) /* floor of integers: a copy */
+        return tsr_clone(t, out);
+    tsr_operand operand = tsr_operand_tensor(t);
+    tsr_tensor *value = NULL;
+    st = tsr__elementwise(op, name, &operand, 1, compute, result, &local, &value);
+    if (st == TSR_OK)
+        st = tsr__grad_elementwise2_has(op)
+                 ? tsr__grad_record_elementwise2(op, &operand, 1, &local, value)
+                 : tsr__grad_record_unary(op, t, local.mode, value);
+    return tsr__deliver(st, value, out);
+}
+
+tsr_status tsr__unary_with_attrs(tsr_op op, const tsr_tensor *t, const tsr_elementwise_attrs *attrs,
+                                 tsr_tensor **out)
+{
+    return unary(op, t, attrs, out);
+}
+
+tsr_status tsr_unary(tsr_op op, const tsr_tensor *t, tsr_tensor **out)
+{
+    return unary(op, t, NULL, out);
+}
+
+tsr_status tsr_gelu(const tsr_tensor *t, int approximate, tsr_tensor **out)
+{
+    if (approximate != TSR_GELU_NONE && approximate != TSR_GELU_TANH)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "gelu: approximate %d is not none or tanh",
+                              approximate);
+    tsr_elementwise_attrs attrs = {.struct_size = sizeof attrs, .mode = approximate};
+    return unary(TSR_OP_GELU, t, &attrs, out);
+}
+
+tsr_status tsr_where(const tsr_tensor *condition, tsr_operand a, tsr_operand b, tsr_tensor **out)
+{
+    if (!condition || !out)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "where: condition and out must not be NULL");
+    /* PyTorch 1.13 still takes a uint8 condition (deprecated), read as bool. */
+    if (condition->dtype != TSR_BOOL && condition->dtype != TSR_UINT8)
+        return tsr__set_error(TSR_ERR_DTYPE, "where: condition must be a bool tensor, got %s",
+                              tsr_dtype_name(condition->dtype));
+    tsr_status st = check_operand("where", "input", a);
+    if (st == TSR_OK)
+        st = check_operand("where", "other", b);
+    tsr_operand pair[2] = {a, b};
+    tsr_dtype result;
+    if (st == TSR_OK)
+        st = tsr__result_type("where", pair, 2, &result);
+    if (st != TSR_OK)
+        return st;
+    tsr_operand operands[3] = {tsr_operand_tensor(condition), a, b};
+    tsr_dtype kept[3] = {TSR_BOOL, TSR_DTYPE_INFER, TSR_DTYPE_INFER};
+    tsr_tensor *value = NULL;
+    st = tsr__elementwise_kept(TSR_OP_WHERE, "where", operands, 3, kept, result, result, NULL,
+                               &value);
+    if (st == TSR_OK)
+        st = tsr__grad_record_where(condition, a, b, value);
+    return tsr__deliver(st, value, out);
+}
+
+/* The bounds that are present, as operands after x; absent ones repeat x so
+ * the kernel always sees three inputs. */
+static tsr_status clamp_operands(const char *name, const tsr_tensor *t, const tsr_operand *min,
+                                 const tsr_operand *max, tsr_operand *operands, int *mode,
+                                 tsr_dtype *result)
+{
+    if (!min && !max)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: at least one of min and max must be given",
+                              name);
+    tsr_status st = min ? check_operand(name, "min", *min) : TSR_OK;
+    if (st == TSR_OK && max)
+        st = check_operand(name, "max", *max);
+    if (st != TSR_OK)
+        return st;
+    operands[0] = tsr_operand_tensor(t);
+    operands[1] = min ? *min : operands[0];
+    operands[2] = max ? *max : operands[0];
+    *mode = (min ? TSR_CLAMP_HAS_MIN : 0) | (max ? TSR_CLAMP_HAS_MAX : 0);
+    if ((!min || !min->tensor) && (!max || !max->tensor))
+        *mode |= TSR_CLAMP_SCALAR_BOUNDS;
+    return tsr__result_type(name, operands, 3, result);
+}
+
+tsr_status tsr_clamp(const tsr_tensor *t, const tsr_operand *min, const tsr_operand *max,
+                     tsr_tensor **out)
+{
+    if (!t || !out)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "clamp: input and out must not be NULL");
+    tsr_operand operands[3];
+    tsr_elementwise_attrs attrs = {.struct_size = sizeof attrs};
+    tsr_dtype result;
+    tsr_status st = clamp_operands("clamp", t, min, max, operands, &attrs.mode, &result);
+    if (st != TSR_OK)
+        return st;
+    tsr_tensor *value = NULL;
+    st = tsr__elementwise(TSR_OP_CLAMP, "clamp", operands, 3, result, result, &attrs, &value);
+    if (st == TSR_OK)
+        st = tsr__grad_record_clamp(operands, attrs.mode, value);
+    return tsr__deliver(st, value, out);
+}
+
+tsr_status tsr__clamp_operands(const char *name, const tsr_tensor *t, const tsr_operand *min,
+                               const tsr_operand *max, tsr_operand *operands, int *mode,
+                               tsr_dtype *result)
+{
+    return clamp_operands(name, t, min, max, operands, mode, result);
+}

@@ -1,0 +1,146 @@
+/* Gradient expressions: formulas written as chains of public ops that stop
+ * at the first failure and release their temporaries together. */
+#include "autograd/graph.h"
+
+#include "runtime/error.h"
+
+tsr_tensor *tsr__gx_keep(tsr__gx *x, tsr_status st, tsr_tensor *t)
+{
+    if (x->status != TSR_OK)
+        return NULL;
+    if (st != TSR_OK) {
+        x->status = st;
+        return NULL;
+    }
+    if (x->count == TSR__GX_MAX) {
+        tsr_tensor_release(t);
+        x->status = tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
+                                   "gradient formula uses more than %d temporaries", TSR__GX_MAX);
+        return NULL;
+    }
+    x->temps[x->count++] = t;
+    return t;
+}
+
+tsr_tensor *tsr__gx_saved(tsr__gx *x, tsr__node *node, int slot)
+{
+    tsr_tensor *t = NULL;
+    if (x->status != TSR_OK)
+        return NULL;
+    tsr_status st = tsr__node_saved(node, slot, &t);
+    return tsr__gx_keep(x, st, t);
+}
+
+tsr_tensor *tsr__gx_binary(tsr__gx *x, tsr_op op, tsr_operand a, tsr_operand b)
+{
+    /* a NULL tensor only comes from a failed step, after which nothing runs */
+    if (x->status != TSR_OK || (!a.tensor && !b.tensor))
+        return NULL;
+    tsr_tensor *t = NULL;
+    tsr_status st = tsr_binary(op, a, b, &t);
+    return tsr__gx_keep(x, st, t);
+}
+
+tsr_tensor *tsr__gx_unary(tsr__gx *x, tsr_op op, const tsr_tensor *a)
+{
+    if (x->status != TSR_OK || !a)
+        return NULL;
+    tsr_tensor *t = NULL;
+    tsr_status st = tsr_unary(op, a, &t);
+    return tsr__gx_keep(x, st, t);
+}
+
+static tsr_tensor *tensors(tsr__gx *x, tsr_op op, const tsr_tensor *a, const tsr_tensor *b)
+{
+    if (!a || !b)
+        return NULL;
+    return tsr__gx_binary(x, op, tsr_operand_tensor(a), tsr_operand_tensor(b));
+}
+
+tsr_tensor *tsr__gx_mul(tsr__gx *x, const tsr_tensor *a, const tsr_tensor *b)
+{
+    return tensors(x, TSR_OP_MUL, a, b);
+}
+
+tsr_tensor *tsr__gx_div(tsr__gx *x, const tsr_tensor *a, const tsr_tensor *b)
+{
+    return tensors(x, TSR_OP_DIV, a, b);
+}
+
+tsr_tensor *tsr__gx_add(tsr__gx *x, const tsr_tensor *a, const tsr_tensor *b)
+{
+    return tensors(x, TSR_OP_ADD, a, b);
+}
+
+tsr_tensor *tsr__gx_sub(tsr__gx *x, const tsr_tensor *a, const tsr_tensor *b)
+{
+    return tensors(x, TSR_OP_SUB, a, b);
+}
+
+tsr_tensor *tsr__gx_scale(tsr__gx *x, const tsr_tensor *a, double factor)
+{
+    if (!a)
+        return NULL;
+    return tsr__gx_binary(x, TSR_OP_MUL, tsr_operand_tensor(a),
+                          tsr_operand_scalar(tsr_scalar_float(factor)));
+}
+
+tsr_tensor *tsr__gx_add_scalar(tsr__gx *x, const tsr_tensor *a, double value)
+{
+    if (!a)
+        return NULL;
+    return tsr__gx_binary(x, TSR_OP_ADD, tsr_operand_tensor(a),
+                          tsr_operand_scalar(tsr_scalar_float(value)));
+}
+
+tsr_tensor *tsr__gx_rsub_scalar(tsr__gx *x, double value, const tsr_tensor *a)
+{
+    if (!a)
+        return NULL;
+    return tsr__gx_binary(x, TSR_OP_SUB, tsr_operand_scalar(tsr_scalar_float(value)),
+                          tsr_operand_tensor(a));
+}
+
+tsr_tensor *tsr__gx_where(tsr__gx *x, const tsr_tensor *condition, tsr_operand a, tsr_operand b)
+{
+    if (x->status != TSR_OK || !condition)
+        return NULL;
+    tsr_tensor *t = NULL;
+    tsr_status st = tsr_where(condition, a, b, &t);
+    return tsr__gx_keep(x, st, t);
+}
+
+tsr_tensor *tsr__gx_mask(tsr__gx *x, const tsr_tensor *condition, const tsr_tensor *a)
+{
+    if (!a)
+        return NULL;
+    return tsr__gx_where(x, condition, tsr_operand_tensor(a),
+                         tsr_operand_scalar(tsr_scalar_int(0)));
+}
+
+tsr_tensor *tsr__gx_zeros_like(tsr__gx *x, const tsr_tensor *a)
+{
+    if (x->status != TSR_OK || !a)
+        return NULL;
+    tsr_tensor *t = NULL;
+    tsr_status st = tsr_zeros(tsr_tensor_ndim(a), tsr_tensor_shape(a), tsr_tensor_dtype(a),
+                              tsr_tensor_backend(a), &t);
+    return tsr__gx_keep(x, st, t);
+}
+
+void tsr__gx_result(tsr__gx *x, tsr_tensor **slot, tsr_tensor *t)
+{
+    if (x->status != TSR_OK || !t)
+        return;
+    tsr_tensor_retain(t);
+    tsr_tensor_release(*slot);
+    *slot = t;
+}
+
+tsr_status tsr__gx_finish(tsr__gx *x)
+{
+    for (int i = 0; i < x->count; i++)
+        tsr_tensor_release(x->temps[i]);
+    x->count = 0;
+    return x->status;
+}

@@ -1,0 +1,96 @@
+/* Public ops as steps of a tsr__gx chain, for the neural-network composites:
+ * a formula reads as one line per step and releases its temporaries once. */
+#include "ops/nn.h"
+
+tsr_tensor *tsr__nn_sum(tsr__gx *x, const tsr_tensor *t, const int64_t *dims, int ndims,
+                        bool keepdim)
+{
+    if (x->status != TSR_OK || !t)
+        return NULL;
+    tsr_tensor *r = NULL;
+    tsr_status st = tsr_sum(t, dims, ndims, keepdim, TSR_DTYPE_INFER, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+tsr_tensor *tsr__nn_mean(tsr__gx *x, const tsr_tensor *t)
+{
+    if (x->status != TSR_OK || !t)
+        return NULL;
+    tsr_tensor *r = NULL;
+    tsr_status st = tsr_mean(t, NULL, 0, false, TSR_DTYPE_INFER, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+tsr_tensor *tsr__nn_amax(tsr__gx *x, const tsr_tensor *t, int64_t dim, bool keepdim)
+{
+    if (x->status != TSR_OK || !t)
+        return NULL;
+    tsr_tensor *r = NULL;
+    tsr_status st = tsr_amax(t, &dim, 1, keepdim, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+tsr_tensor *tsr__nn_matmul(tsr__gx *x, const tsr_tensor *a, const tsr_tensor *b)
+{
+    if (x->status != TSR_OK || !a || !b)
+        return NULL;
+    tsr_tensor *r = NULL;
+    tsr_status st = tsr_matmul(a, b, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+tsr_tensor *tsr__nn_reshape(tsr__gx *x, const tsr_tensor *t, int ndim, const int64_t *shape)
+{
+    if (x->status != TSR_OK || !t)
+        return NULL;
+    tsr_tensor *r = NULL;
+    tsr_status st = tsr_reshape(t, ndim, shape, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+tsr_tensor *tsr__nn_transpose(tsr__gx *x, const tsr_tensor *t, int64_t dim0, int64_t dim1)
+{
+    if (x->status != TSR_OK || !t)
+        return NULL;
+    tsr_tensor *r = NULL;
+    tsr_status st = tsr_transpose(t, dim0, dim1, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+tsr_tensor *tsr__nn_unsqueeze(tsr__gx *x, const tsr_tensor *t, int64_t dim)
+{
+    if (x->status != TSR_OK || !t)
+        return NULL;
+    tsr_tensor *r = NULL;
+    tsr_status st = tsr_unsqueeze(t, dim, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+tsr_tensor *tsr__nn_narrow(tsr__gx *x, const tsr_tensor *t, int64_t dim, int64_t start,
+                           int64_t length)
+{
+    if (x->status != TSR_OK || !t)
+        return NULL;
+    tsr_tensor *r = NULL;
+    tsr_status st = tsr_narrow(t, dim, start, length, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+tsr_tensor *tsr__nn_to(tsr__gx *x, const tsr_tensor *t, tsr_dtype dtype)
+{
+    if (x->status != TSR_OK || !t)
+        return NULL;
+    tsr_tensor *r = NULL;
+    tsr_status st = tsr_to_dtype(t, dtype, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+tsr_tensor *tsr__nn_clamp_min(tsr__gx *x, const tsr_tensor *t, double min)
+{
+    if (x->status != TSR_OK || !t)
+        return NULL;
+    tsr_operand bound = tsr_operand_scalar(tsr_scalar_float(min));
+    tsr_tensor *r = NULL;
+    tsr_status st = tsr_clamp(t, &bound, NULL, &r);
+    return tsr__gx_keep(x, st, r);
+}

@@ -1,0 +1,19 @@
+/* Copies and conversions between layouts, dtypes and backends (internal). */
+#ifndef TSR_CORE_COPY_H
+#define TSR_CORE_COPY_H
+
+#include "tensor/tensor.h"
+
+/* A contiguous copy of t with the same dtype, on t's backend. */
+tsr_status tsr__materialize(const char *op, const tsr_tensor *t, tsr_tensor **out);
+/* A contiguous copy of t converted to dtype, on t's backend. */
+tsr_status tsr__convert(const char *op, const tsr_tensor *t, tsr_dtype dtype, tsr_tensor **out);
+/* Writes src (broadcast to dst's shape, any dtype) into dst; same backend. */
+tsr_status tsr__copy_same_backend(const char *op, tsr_tensor *dst, const tsr_tensor *src);
+/* A 0-d tensor holding `value` converted to dtype, on backend b. */
+tsr_status tsr__scalar_tensor(const char *op, tsr_scalar value, tsr_dtype dtype, tsr_backend *b,
+                              tsr_tensor **out);
+/* Fills t with value (converted as PyTorch converts). */
+tsr_status tsr__fill(const char *op, tsr_tensor *t, tsr_scalar value);
+
+#endif

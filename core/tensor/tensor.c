@@ -1,0 +1,217 @@
+/* Tensors and their reference-counted storage. */
+#include "tensor/tensor.h"
+
+#include "autograd/graph.h"
+#include "runtime/backend.h"
+#include "runtime/error.h"
+#include "tensor/dtype.h"
+#include "tensor/record_cache.h"
+#include "tensor/shape.h"
+
+#include <string.h>
+
+tsr_status tsr__storage_create(tsr_backend *backend, size_t nbytes, tsr__storage **out)
+{
+    tsr__storage *s = tsr__record_alloc(TSR__RECORD_STORAGE);
+    if (!s)
+        return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "out of host memory for a storage record");
+    tsr_status st = tsr__backend_alloc(backend, nbytes, &s->handle);
+    if (st != TSR_OK) {
+        tsr__record_free(TSR__RECORD_STORAGE, s);
+        return st;
+    }
+    atomic_init(&s->refcount, 1);
+    atomic_init(&s->version, 0);
+    s->backend = backend;
+    s->nbytes = nbytes;
+    *out = s;
+    return TSR_OK;
+}
+
+void tsr__storage_retain(tsr__storage *s)
+{
+    atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed);
+}
+
+void tsr__storage_release(tsr__storage *s)
+{
+    if (!s || atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1)
+        return;
+    tsr__backend_free(s->backend, s->handle);
+    tsr__record_free(TSR__RECORD_STORAGE, s);
+}
+
+/* Takes over the caller's reference to storage, also when it fails. */
+static tsr_status wrap_owned(tsr__storage *storage, tsr_dtype dtype, int ndim, const int64_t *shape,
+                             const int64_t *strides, int64_t offset, tsr_tensor **out)
+{
+    tsr_tensor *t = tsr__record_alloc(TSR__RECORD_TENSOR);
+    if (!t) {
+        tsr__storage_release(storage);
+        return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "out of host memory for a tensor record");
+    }
+    atomic_init(&t->refcount, 1);
+    t->storage = storage;
+    t->dtype = dtype;
+    t->ndim = ndim;
+    t->offset = offset;
+    if (ndim > 0) {
+        memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
+        memcpy(t->strides, strides, (size_t)ndim * sizeof *strides);
+    }
+    *out = t;
+    return TSR_OK;
+}
+
+tsr_status tsr__tensor_wrap(tsr__storage *storage, tsr_dtype dtype, int ndim,
+                            const int64_t *shape, const int64_t *strides, int64_t offset,
+                            tsr_tensor **out)
+{
+    tsr__storage_retain(storage);
+    return wrap_owned(storage, dtype, ndim, shape, strides, offset, out);
+}
+
+tsr_status tsr__tensor_empty(const char *op, tsr_backend *backend, tsr_dtype dtype, int ndim,
+                             const int64_t *shape, tsr_tensor **out)
+{
+    if (!tsr__dtype_valid(dtype))
+        return tsr__set_error(TSR_ERR_DTYPE, "%s: invalid dtype id %d", op, (int)dtype);
+    int64_t numel;
+    tsr_status st = tsr__check_shape(op, "size", ndim, shape, tsr_dtype_size(dtype), &numel);
+    if (st != TSR_OK)
+        return st;
+    tsr_backend *b;
+    if ((st = tsr__backend_resolve(op, backend, &b)) != TSR_OK)
+        return st;
+    tsr__storage *storage = NULL;
+    if ((st = tsr__storage_create(b, (size_t)numel * tsr_dtype_size(dtype), &storage)) != TSR_OK) {
+        tsr__prefix_error("%s", op);
+        return st;
+    }
+    int64_t strides[TSR_MAX_DIMS];
+    tsr__contiguous_strides(ndim, shape, strides);
+    return wrap_owned(storage, dtype, ndim, shape, strides, 0, out);
+}
+
+tsr_status tsr__tensor_restride(const tsr_tensor *t, int ndim, const int64_t *shape,
+                                const int64_t *strides, int64_t offset, tsr_tensor **out)
+{
+    return tsr__tensor_wrap(t->storage, t->dtype, ndim, shape, strides, offset, out);
+}
+
+void tsr_tensor_retain(const tsr_tensor *tensor)
+{
+    if (tensor)
+        atomic_fetch_add_explicit(&((tsr_tensor *)tensor)->refcount, 1, memory_order_relaxed);
+}
+
+void tsr_tensor_release(const tsr_tensor *tensor)
+{
+    tsr_tensor *t = (tsr_tensor *)tensor;
+    if (!t || atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1)
+        return;
+    tsr__autograd_meta_free(t->autograd);
+    tsr_tensor_release(t->view_base);
+    tsr__storage_release(t->storage);
+    tsr__record_free(TSR__RECORD_TENSOR, t);
+}
+
+tsr_dtype tsr_tensor_dtype(const tsr_tensor *t)
+{
+    return t->dtype;
+}
+
+int tsr_tensor_ndim(const tsr_tensor *t)
+{
+    return t->ndim;
+}
+
+const int64_t *tsr_tensor_shape(const tsr_tensor *t)
+{
+    return t->shape;
+}
+
+const int64_t *tsr_tensor_strides(const tsr_tensor *t)
+{
+    return t->strides;
+}
+
+int64_t tsr_tensor_offset(const tsr_tensor *t)
+{
+    return t->offset;
+}
+
+int64_t tsr_tensor_numel(const tsr_tensor *t)
+{
+    return tsr__numel(t->ndim, t->shape);
+}
+
+bool tsr_tensor_is_contiguous(const tsr_tensor *t)
+{
+    return tsr__is_contiguous(t->ndim, t->shape, t->strides);
+}
+
+tsr_backend *tsr_tensor_backend(const tsr_tensor *t)
+{
+    return t->storage->backend;
+}
+
+bool tsr_tensor_shares_storage(const tsr_tensor *a, const tsr_tensor *b)
+{
+    return a && b && a->storage == b->storage;
+}
+
+uint64_t tsr_tensor_version(const tsr_tensor *t)
+{
+    return atomic_load(&t->storage->version);
+}
+
+void tsr__bump_version(tsr_tensor *t)
+{
+    atomic_fetch_add(&t->storage->version, 1);
+}
+
+/* Sorting dims by stride and checking that each stride exceeds the span of
+ * the smaller ones detects overlap exactly for the strides views produce. */
+bool tsr__has_internal_overlap(const tsr_tensor *t)
+{
+    int order[TSR_MAX_DIMS], n = 0;
+    for (int i = 0; i < t->ndim; i++) {
+        if (t->shape[i] == 0)
+            return false;
+        if (t->shape[i] > 1) {
+            if (t->strides[i] == 0)
+                return true;
+            order[n++] = i;
+        }
+    }
+    for (int i = 1; i < n; i++) {
+        for (int j = i; j > 0 && t->strides[order[j]] < t->strides[order[j - 1]]; j--) {
+            int tmp = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = tmp;
+        }
+    }
+    int64_t span = 0; /* highest element offset reachable by the smaller dims */
+    for (int i = 0; i < n; i++) {
+        int d = order[i];
+        if (t->strides[d] <= span)
+            return true;
+        span += t->strides[d] * (t->shape[d] - 1);
+    }
+    return false;
+}
+
+bool tsr__same_layout(const tsr_tensor *a, const tsr_tensor *b)
+{
+    if (a->storage != b->storage || a->offset != b->offset || a->ndim != b->ndim ||
+        a->dtype != b->dtype)
+        return false;
+    for (int i = 0; i < a->ndim; i++) {
+        if (a->shape[i] != b->shape[i])
+            return false;
+        if (a->shape[i] > 1 && a->strides[i] != b->strides[i])
+            return false;
+    }
+    return true;
+}
