@@ -7,6 +7,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
+  python3                 # the layout checks (tools/check_layers.py, check_families.py)
   libcjson-dev            # the conformance manifest parser
   zlib1g-dev              # examples/train_digits reads digits.csv.gz
   clang libclang-rt-14-dev  # the npy fuzzer (libFuzzer) and LeakSanitizer

@@ -2,10 +2,11 @@
  * them topologically, and runs each once with the sum of the gradients that
  * flowed into it. tsr_backward accumulates into leaves; tsr_autograd_grad
  * captures the gradients of chosen inputs instead. */
-#include "autograd/node.h"
+#include "autograd/engine.h"
 
 #include "runtime/error.h"
 #include "tensor/shape.h"
+#include "ops/grad_expr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -309,7 +310,8 @@ static tsr_status run(graph *g, size_t index, bool retain, bool capturing)
     tsr_tensor **grads = calloc((size_t)node->num_inputs + 1, sizeof *grads);
     if (!grads)
         return out_of_memory();
-    if (st == TSR_OK && (st = node->backward(node, t->buffer, grads)) != TSR_OK)
+    if (st == TSR_OK && (st = node->leaf ? tsr__accumulate_grad(node, t->buffer, grads)
+                                         : node->backward(node, t->buffer, grads)) != TSR_OK)
         tsr__prefix_error("backward of %s", node->name);
     if (!retain && st == TSR_OK) /* a failed node keeps them, as in PyTorch */
         tsr__node_release_saved(node);

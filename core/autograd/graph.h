@@ -100,9 +100,6 @@ tsr_status tsr__grad_record_unimplemented(const char *name, const tsr_tensor *co
 
 /* On success writes result to *out; on failure releases result. */
 tsr_status tsr__deliver(tsr_status st, tsr_tensor *result, tsr_tensor **out);
-/* Sums t over the dims that broadcasting added or expanded so that it has
- * `shape`, in t's dtype. Differentiable. */
-tsr_status tsr__sum_to_shape(const tsr_tensor *t, int ndim, const int64_t *shape, tsr_tensor **out);
 /* The gradient edge of t: (grad_fn, output_nr), or the leaf's accumulator. */
 tsr_status tsr__gradient_edge(const tsr_tensor *t, tsr__edge *out);
 /* Releases a tensor's autograd record (from tsr_tensor_release). */
@@ -123,18 +120,33 @@ typedef struct tsr__inplace {
     struct tsr__inplace *outer; /* an in-place op on a view running around this one */
 } tsr__inplace;
 
-/* Before an in-place op on self with these other operands: refuses what
- * autograd cannot record (a leaf that requires grad, a view of one) and
- * prepares the record. `needs_value` says whether the gradient formula reads self's
- * old value (which is then copied). */
-tsr_status tsr__inplace_begin(const char *name, tsr_tensor *self, const tsr_operand *others,
-                              int count, bool needs_value, tsr__inplace *ip);
-/* The other operands to run the op with (self-aliasing ones replaced). */
-const tsr_operand *tsr__inplace_operands(const tsr__inplace *ip, const tsr_operand *others);
-/* Releases what begin kept; call whatever happened. */
-void tsr__inplace_end(tsr__inplace *ip);
+/* Where a view sits in its storage, and the attributes of a node that
+ * moves a gradient from one such geometry to another (as_strided remaps,
+ * CopySlices). */
+typedef struct tsr__view_geometry {
+    int ndim;
+    int64_t offset;
+    int64_t shape[TSR_MAX_DIMS];
+    int64_t strides[TSR_MAX_DIMS];
+} tsr__view_geometry;
 
-/* Views under in-place ops (autograd_views.c). A stale view (its base got a
+typedef struct tsr__remap_attrs {
+    tsr__view_geometry from, to;
+} tsr__remap_attrs;
+
+void tsr__view_geometry_of(const tsr_tensor *t, tsr__view_geometry *g);
+
+/* The backward formulas of the nodes autograd/views.c records by itself.
+ * They compute with ops, a layer above, so the views family hands them down
+ * (tsr__view_rules_set) before it makes the first view. */
+typedef struct tsr__view_rules {
+    tsr__backward_fn as_strided;  /* remap: grads[0] from attrs.to back to attrs.from */
+    tsr__backward_fn copy_slices; /* a base's gradient split around its view */
+} tsr__view_rules;
+
+void tsr__view_rules_set(const tsr__view_rules *rules);
+
+/* Views under in-place ops (autograd/views.c). A stale view (its base got a
  * new history since) gets a grad_fn reading it out of the base's current
  * history; tsr__gradient_edge calls this, so every use sees fresh history. */
 tsr_status tsr__view_refresh(const tsr_tensor *view);
@@ -145,77 +157,5 @@ tsr_status tsr__view_refresh(const tsr_tensor *view);
 tsr_status tsr__view_rebase_begin(const char *name, tsr__inplace *ip, tsr_tensor *self);
 void tsr__view_rebase_end(tsr__inplace *ip);
 tsr_status tsr__view_rebase(const tsr_tensor *out);
-
-/* ---- gradient expressions ---------------------------------------------- */
-
-enum { TSR__GX_MAX = 24 };
-
-/* A scratch list of temporaries for writing a formula as a chain of calls:
- * each helper returns NULL once any call failed, and tsr__gx_finish releases
- * every temporary and returns the first failure. */
-typedef struct tsr__gx {
-    tsr_status status;
-    int count;
-    tsr_tensor *temps[TSR__GX_MAX];
-} tsr__gx;
-
-tsr_tensor *tsr__gx_keep(tsr__gx *x, tsr_status st, tsr_tensor *t);
-tsr_tensor *tsr__gx_saved(tsr__gx *x, tsr__node *node, int slot);
-tsr_tensor *tsr__gx_binary(tsr__gx *x, tsr_op op, tsr_operand a, tsr_operand b);
-tsr_tensor *tsr__gx_unary(tsr__gx *x, tsr_op op, const tsr_tensor *t);
-tsr_tensor *tsr__gx_mul(tsr__gx *x, const tsr_tensor *a, const tsr_tensor *b);
-tsr_tensor *tsr__gx_div(tsr__gx *x, const tsr_tensor *a, const tsr_tensor *b);
-tsr_tensor *tsr__gx_add(tsr__gx *x, const tsr_tensor *a, const tsr_tensor *b);
-tsr_tensor *tsr__gx_sub(tsr__gx *x, const tsr_tensor *a, const tsr_tensor *b);
-tsr_tensor *tsr__gx_scale(tsr__gx *x, const tsr_tensor *a, double factor);
-tsr_tensor *tsr__gx_add_scalar(tsr__gx *x, const tsr_tensor *a, double value);
-/* value - a */
-tsr_tensor *tsr__gx_rsub_scalar(tsr__gx *x, double value, const tsr_tensor *a);
-/* where(condition, a, 0) */
-tsr_tensor *tsr__gx_mask(tsr__gx *x, const tsr_tensor *condition, const tsr_tensor *a);
-tsr_tensor *tsr__gx_where(tsr__gx *x, const tsr_tensor *condition, tsr_operand a, tsr_operand b);
-tsr_tensor *tsr__gx_zeros_like(tsr__gx *x, const tsr_tensor *t);
-/* Stores a new reference to t in *slot (when the formula succeeded so far). */
-void tsr__gx_result(tsr__gx *x, tsr_tensor **slot, tsr_tensor *t);
-tsr_status tsr__gx_finish(tsr__gx *x);
-
-/* ---- records of the foundation's ops (grad_elementwise.c, grad_views.c) - */
-
-tsr_status tsr__grad_record_binary(tsr_op op, tsr_operand a, tsr_operand b,
-                                   const tsr_elementwise_attrs *attrs, tsr_tensor *out);
-tsr_status tsr__grad_record_unary(tsr_op op, const tsr_tensor *t, int mode, tsr_tensor *out);
-tsr_status tsr__grad_record_where(const tsr_tensor *condition, tsr_operand a, tsr_operand b,
-                                  tsr_tensor *out);
-/* clamp's operands as tsr__clamp_operands made them (x, min, max) and mode. */
-tsr_status tsr__grad_record_clamp(const tsr_operand *operands, int mode, tsr_tensor *out);
-/* Records self.op_(others) after it ran, from what begin prepared. */
-tsr_status tsr__grad_record_inplace(tsr_op op, tsr__inplace *ip, const void *attrs,
-                                    tsr_tensor *self);
-/* Whether in-place op's formula reads self's old value. */
-bool tsr__grad_inplace_needs_value(tsr_op op, const tsr_operand *others, int count);
-
-/* The view ops (views.c) and their gradients. */
-typedef enum tsr__view_kind {
-    TSR__VIEW_RESHAPE,   /* view, reshape, squeeze, unsqueeze: reshape back */
-    TSR__VIEW_TRANSPOSE, /* p[0], p[1]: the dims */
-    TSR__VIEW_PERMUTE,   /* p[0..ndim): the permutation */
-    TSR__VIEW_EXPAND,    /* sum back to the input's shape */
-    TSR__VIEW_SLICE,     /* p = {dim, start, end, step}, normalised */
-    TSR__VIEW_DIAGONAL,  /* p = {offset, dim1, dim2} */
-} tsr__view_kind;
-
-typedef struct tsr__view_args {
-    tsr__view_kind kind;
-    const char *name;
-    int64_t p[TSR_MAX_DIMS];
-} tsr__view_args;
-
-/* Finishes a view op: makes result a view of t (or of t's base) and records
- * its node. */
-tsr_status tsr__grad_view(tsr_status st, const tsr__view_args *args, const tsr_tensor *t,
-                          tsr_tensor *result, bool is_view, tsr_tensor **out);
-/* Finishes contiguous, clone, to(dtype), to(backend) (identity results skip). */
-tsr_status tsr__grad_copy(tsr_status st, const char *name, const tsr_tensor *t, tsr_tensor *result,
-                          tsr_tensor **out);
 
 #endif

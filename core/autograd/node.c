@@ -2,7 +2,7 @@
  * their release. */
 #include "autograd/node.h"
 
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
 
@@ -159,8 +159,10 @@ void tsr__grad_meta_of(const tsr_tensor *t, tsr__grad_meta *meta)
 
 tsr__autograd_meta *tsr__autograd_meta_get(tsr_tensor *t)
 {
-    if (!t->autograd)
+    if (!t->autograd) {
+        tsr__tensor_set_autograd_release(tsr__autograd_meta_free);
         t->autograd = calloc(1, sizeof *t->autograd);
+    }
     return t->autograd;
 }
 
@@ -178,7 +180,7 @@ void tsr__autograd_meta_free(tsr__autograd_meta *meta)
 static tsr_status make_accumulator(tsr_tensor *leaf, tsr__node **out)
 {
     tsr__node *node;
-    tsr_status st = tsr__node_create("AccumulateGrad", tsr__accumulate_grad, 0, 1, 0, 0, &node);
+    tsr_status st = tsr__node_create("AccumulateGrad", NULL, 0, 1, 0, 0, &node);
     if (st != TSR_OK)
         return st;
     tsr_tensor_retain(leaf);

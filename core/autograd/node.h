@@ -1,4 +1,4 @@
-/* The fields of an autograd node (internal to autograd_*.c). */
+/* The fields of an autograd node (internal to autograd/). */
 #ifndef TSR_CORE_AUTOGRAD_NODE_H
 #define TSR_CORE_AUTOGRAD_NODE_H
 
@@ -26,6 +26,12 @@ struct tsr__hook {
     tsr__autograd_meta *retain;     /* retain_grad: whose .grad to fill (weak) */
 };
 
+/* A hook's handle, shared by its entry and the user. */
+struct tsr_hook_handle {
+    atomic_long refcount; /* the hook's entry and the user */
+    atomic_bool removed;
+};
+
 struct tsr__node {
     atomic_long refcount;
     const char *name; /* the forward op: "mul", or "AccumulateGrad" */
@@ -42,9 +48,6 @@ struct tsr__node {
 
 /* Frees the saved tensors (after backward without retain_graph). */
 void tsr__node_release_saved(tsr__node *node);
-/* The AccumulateGrad backward (autograd_tensor.c). */
-tsr_status tsr__accumulate_grad(tsr__node *node, tsr_tensor *const *grads,
-                                tsr_tensor **grad_inputs);
 /* Fills meta from t's geometry. */
 void tsr__grad_meta_of(const tsr_tensor *t, tsr__grad_meta *meta);
 
@@ -56,10 +59,6 @@ tsr_status tsr__record_one_to_one(const char *name, tsr__backward_fn fn, const t
 
 /* Frees a hook list. */
 void tsr__hooks_free(tsr__hook *list);
-/* Runs the hooks of node's outputs that received a gradient (buffer[k] not
- * NULL), replacing buffer[k] as they ask; then, when `retain`, fills the
- * .grad of tensors that retain theirs (autograd_hooks.c). */
-tsr_status tsr__hooks_run(tsr__node *node, tsr_tensor **buffer, bool retain);
 /* A tensor that retains its grad got a new grad_fn: its entry moves from
  * the old node to the new one (from tsr__node_attach). */
 tsr_status tsr__retain_move(tsr__autograd_meta *meta, tsr__node *old_fn);

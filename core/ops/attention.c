@@ -11,11 +11,12 @@
  * arrives; a row that never sees one ends as 0 / 0 = NaN, as PyTorch. */
 #include <math.h>
 
-#include "runtime/dispatch.h"
-#include "tensor/dtype.h"
+#include "tensor/launch.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
 #include "tensor/shape.h"
+#include "ops/grad_expr.h"
 
 typedef tsr__attention attention;
 

@@ -8,9 +8,10 @@
  * dk and dv are the blocks' parts concatenated along the keys. */
 #include <stdlib.h>
 
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
+#include "ops/grad_expr.h"
 
 enum { SAVED_Q, SAVED_K, SAVED_V, SAVED_MASK, SAVED_Y, SAVED_LSE, SAVED_COUNT };
 

@@ -1,9 +1,10 @@
 /* The public elementwise ops: binary, unary, where, clamp. */
 #include "autograd/graph.h"
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "ops/elementwise.h"
 #include "ops/elementwise_rules.h"
 #include "runtime/error.h"
+#include "ops/elementwise_grad.h"
 
 /* Which ops are unary or binary, and the dtypes each computes in and
  * returns, come from the rule table (elementwise_rules.c). */

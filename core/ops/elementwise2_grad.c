@@ -7,6 +7,7 @@
 #include "autograd/graph.h"
 #include "ops/elementwise.h"
 #include "runtime/error.h"
+#include "ops/grad_expr.h"
 
 #include <math.h>
 

@@ -3,8 +3,8 @@
 
 #include "runtime/backend.h"
 #include "tensor/copy.h"
-#include "runtime/dispatch.h"
-#include "tensor/dtype.h"
+#include "tensor/launch.h"
+#include "tensor/scalar.h"
 #include "ops/elementwise_rules.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"

@@ -1,8 +1,10 @@
 /* Gradients of the binary elementwise ops, where and clamp, and the records
  * of their in-place forms. Formulas follow PyTorch's derivatives.yaml. */
+#include "ops/elementwise_grad.h"
 #include "autograd/graph.h"
 
 #include "runtime/error.h"
+#include "ops/grad_expr.h"
 
 #include <math.h>
 

@@ -5,7 +5,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 
 /* ------------------------------------------------------------------------ */

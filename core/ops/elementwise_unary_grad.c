@@ -1,5 +1,7 @@
 /* Gradients of the unary elementwise ops (PyTorch's derivatives.yaml). */
 #include "autograd/graph.h"
+#include "ops/elementwise_grad.h"
+#include "ops/grad_expr.h"
 
 #include <math.h>
 

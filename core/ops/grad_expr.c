@@ -1,5 +1,6 @@
 /* Gradient expressions: formulas written as chains of public ops that stop
  * at the first failure and release their temporaries together. */
+#include "ops/grad_expr.h"
 #include "autograd/graph.h"
 
 #include "runtime/error.h"

@@ -2,6 +2,7 @@
 #include "autograd/graph.h"
 
 #include "runtime/error.h"
+#include "ops/grad_expr.h"
 
 
 /* One reduction over the broadcast dims; tsr_sum records its own node, so

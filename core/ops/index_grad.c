@@ -8,6 +8,7 @@
 #include "autograd/graph.h"
 #include "runtime/error.h"
 #include "ops/index_util.h"
+#include "ops/grad_expr.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 #include "ops/index_util.h"
 
 #include "tensor/copy.h"
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
 

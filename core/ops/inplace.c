@@ -1,11 +1,13 @@
 /* In-place elementwise ops: self.add_(other) and friends. */
 #include "autograd/graph.h"
+#include "ops/inplace.h"
 #include "tensor/copy.h"
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "ops/elementwise.h"
 #include "ops/elementwise_rules.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
+#include "ops/elementwise_grad.h"
 
 #include <stdio.h>
 

@@ -6,10 +6,12 @@
 
 #include "autograd/graph.h"
 #include "tensor/copy.h"
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "ops/elementwise.h"
 #include "ops/elementwise_rules.h"
 #include "runtime/error.h"
+#include "ops/elementwise_grad.h"
+#include "ops/inplace.h"
 
 /* An op whose result dtype differs from its computation dtype
  * (logical_not_ writes bool results into any self) runs out of place and

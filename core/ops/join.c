@@ -3,8 +3,8 @@
  * kernel (which also converts dtypes); the splits are views. */
 #include "autograd/graph.h"
 #include "tensor/copy.h"
-#include "runtime/dispatch.h"
-#include "tensor/dtype.h"
+#include "tensor/launch.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/index_grad.h"
 #include "ops/index_util.h"

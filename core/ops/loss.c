@@ -9,11 +9,12 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "runtime/dispatch.h"
-#include "tensor/dtype.h"
+#include "tensor/launch.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
 #include "tensor/shape.h"
+#include "ops/grad_expr.h"
 
 /* ------------------------------------------------------------------------ */
 /* Shared steps                                                              */

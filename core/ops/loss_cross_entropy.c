@@ -9,9 +9,10 @@
 #include <string.h>
 
 #include "runtime/backend.h"
-#include "runtime/dispatch.h"
+#include "tensor/launch.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
+#include "ops/grad_expr.h"
 
 /* -1 until the environment has been read; a race only reads it twice. */
 static atomic_int fused_enabled = -1;

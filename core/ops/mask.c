@@ -3,13 +3,14 @@
  * whose output size is counted first. */
 #include "autograd/graph.h"
 #include "tensor/copy.h"
-#include "runtime/dispatch.h"
-#include "tensor/dtype.h"
+#include "tensor/launch.h"
+#include "tensor/scalar.h"
 #include "ops/elementwise.h"
 #include "runtime/error.h"
 #include "ops/index_grad.h"
 #include "ops/index_util.h"
 #include "tensor/shape.h"
+#include "ops/inplace.h"
 
 #include <stdlib.h>
 

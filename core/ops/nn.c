@@ -1,10 +1,11 @@
 /* dropout, linear and bilinear: compositions of elementwise ops and matrix
  * products, in the order PyTorch 1.13 runs them. */
 #include "autograd/graph.h"
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
 #include "tensor/shape.h"
+#include "ops/grad_expr.h"
 
 /* ------------------------------------------------------------------------ */
 /* dropout                                                                   */

@@ -5,6 +5,7 @@
 
 #include "autograd/graph.h"
 #include "tensor/tensor.h"
+#include "ops/grad_expr.h"
 
 /* softmax or log_softmax (op) of t along dim after converting to dtype
  * (TSR_DTYPE_INFER keeps t's), without recording autograd. */

@@ -1,6 +1,7 @@
 /* Public ops as steps of a tsr__gx chain, for the neural-network composites:
  * a formula reads as one line per step and releases its temporaries once. */
 #include "ops/nn.h"
+#include "ops/grad_expr.h"
 
 tsr_tensor *tsr__nn_sum(tsr__gx *x, const tsr_tensor *t, const int64_t *dims, int ndims,
                         bool keepdim)

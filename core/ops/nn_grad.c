@@ -19,9 +19,10 @@
  * scaled_dot_product_attention records in grad_attention.c. */
 #include <math.h>
 
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
+#include "ops/grad_expr.h"
 
 static tsr_tensor *mean_dims(tsr__gx *x, const tsr_tensor *t, const int64_t *dims, int ndims)
 {

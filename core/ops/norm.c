@@ -5,8 +5,8 @@
 #include <math.h>
 
 #include "tensor/copy.h"
-#include "runtime/dispatch.h"
-#include "tensor/dtype.h"
+#include "tensor/launch.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
 #include "tensor/shape.h"

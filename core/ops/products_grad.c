@@ -8,8 +8,9 @@
 #include "autograd/graph.h"
 #include "ops/products.h"
 
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
+#include "ops/grad_expr.h"
 
 typedef struct matmul_attrs {
     double alpha, beta;

@@ -4,7 +4,7 @@
  * reflect and replicate pads), so no backend needs a kernel of its own. */
 #include "autograd/graph.h"
 #include "tensor/copy.h"
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/index_grad.h"
 #include "ops/index_util.h"

@@ -1,5 +1,5 @@
 /* The public reductions: sums, products, means, extrema, logical and counting. */
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/reduce.h"
 

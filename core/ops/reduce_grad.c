@@ -4,6 +4,7 @@
 #include "autograd/graph.h"
 #include "runtime/error.h"
 #include "ops/reduce.h"
+#include "ops/grad_expr.h"
 
 #include <float.h>
 #include <math.h>

@@ -2,7 +2,7 @@
 #include "ops/reduce.h"
 
 #include "autograd/graph.h"
-#include "runtime/dispatch.h"
+#include "tensor/launch.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
 

@@ -1,6 +1,6 @@
 /* The statistical reductions: var, std, var_mean, std_mean, vector norms, logsumexp. */
-#include "runtime/dispatch.h"
-#include "tensor/dtype.h"
+#include "tensor/launch.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/reduce.h"
 

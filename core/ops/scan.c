@@ -1,7 +1,7 @@
 /* The scans along one dim: cumsum, cumprod, cummax, cummin, logcumsumexp. */
 #include "autograd/graph.h"
-#include "runtime/dispatch.h"
-#include "tensor/dtype.h"
+#include "tensor/launch.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/reduce.h"
 #include "tensor/shape.h"

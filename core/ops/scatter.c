@@ -7,12 +7,13 @@
  * in-place call leaves self as it was. */
 #include "autograd/graph.h"
 #include "tensor/copy.h"
-#include "runtime/dispatch.h"
-#include "tensor/dtype.h"
+#include "tensor/launch.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/index_grad.h"
 #include "ops/index_util.h"
 #include "tensor/shape.h"
+#include "ops/inplace.h"
 
 #include <string.h>
 

@@ -6,6 +6,7 @@
 
 #include "autograd/node.h"
 #include "runtime/error.h"
+#include "ops/grad_expr.h"
 
 #include <string.h>
 

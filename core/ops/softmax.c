@@ -1,8 +1,8 @@
 /* softmax and log_softmax: one fused row kernel each, after the optional
  * dtype= conversion, and one autograd node. */
 #include "tensor/copy.h"
-#include "runtime/dispatch.h"
-#include "tensor/dtype.h"
+#include "tensor/launch.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
 #include "tensor/shape.h"

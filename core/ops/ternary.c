@@ -1,10 +1,11 @@
 /* lerp, addcmul and addcdiv: elementwise ops of three tensors (lerp's
  * weight may be a scalar), and their in-place forms. */
 #include "autograd/graph.h"
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "ops/elementwise.h"
 #include "ops/elementwise_rules.h"
 #include "runtime/error.h"
+#include "ops/inplace.h"
 
 /* ------------------------------------------------------------------------ */
 /* lerp                                                                      */

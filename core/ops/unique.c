@@ -11,8 +11,8 @@
  * group numbers through the sort order. */
 #include "autograd/graph.h"
 #include "tensor/copy.h"
-#include "runtime/dispatch.h"
-#include "tensor/dtype.h"
+#include "tensor/launch.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/index_util.h"
 #include "tensor/shape.h"

@@ -3,6 +3,7 @@
 #include "tensor/copy.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
+#include "ops/views_grad.h"
 
 #include <string.h>
 

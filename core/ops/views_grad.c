@@ -1,9 +1,118 @@
-/* Gradients of the view ops and of the copies (contiguous, clone, to). */
-#include "autograd/node.h"
+/* Gradients of the view ops and of the copies (contiguous, clone, to), and
+ * the formulas of the nodes autograd records for views under in-place ops
+ * (as_strided remaps and CopySlices, handed down to autograd/views.c). */
+#include "ops/views_grad.h"
 
+#include "autograd/node.h"
+#include "ops/elementwise_grad.h"
 #include "runtime/error.h"
+#include "ops/grad_expr.h"
 
 #include <string.h>
+
+/* ---- views under in-place ops ------------------------------------------ */
+
+/* The lowest and highest storage element g reaches (g has elements). */
+static void extent(const tsr__view_geometry *g, int64_t *lo, int64_t *hi)
+{
+    *lo = *hi = g->offset;
+    for (int i = 0; i < g->ndim; i++) {
+        int64_t span = (g->shape[i] - 1) * g->strides[i];
+        *(span < 0 ? lo : hi) += span;
+    }
+}
+
+static bool empty(const tsr__view_geometry *g)
+{
+    for (int i = 0; i < g->ndim; i++) {
+        if (g->shape[i] == 0)
+            return true;
+    }
+    return false;
+}
+
+static tsr_status remap(const tsr__remap_attrs *at, const tsr_tensor *g, tsr_tensor **out);
+
+static tsr_status remap_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
+{
+    const tsr__remap_attrs *at = tsr__node_attrs(node);
+    tsr__remap_attrs back = {at->to, at->from};
+    return remap(&back, grads[0], &gi[0]);
+}
+
+static tsr_status record_remap(const char *name, const tsr__remap_attrs *at,
+                               const tsr_tensor *input, tsr_tensor *out)
+{
+    return tsr__record_one_to_one(name, remap_backward, input, at, sizeof *at, out);
+}
+
+/* g laid out as at->from, read back as at->to: written into a zeroed stretch
+ * of scratch storage covering both, so elements of `to` outside `from` are
+ * zero. With neither overlapping itself this is linear with its adjoint the
+ * reverse remap, which is how it is recorded (differentiable). */
+static tsr_status remap(const tsr__remap_attrs *at, const tsr_tensor *g, tsr_tensor **out)
+{
+    int64_t lo = 0, hi = -1;
+    const tsr__view_geometry *both[2] = {&at->from, &at->to};
+    for (int k = 0; k < 2; k++) {
+        int64_t a, b;
+        if (empty(both[k]))
+            continue;
+        extent(both[k], &a, &b);
+        bool first = hi < lo;
+        lo = first || a < lo ? a : lo;
+        hi = first || b > hi ? b : hi;
+    }
+    int64_t n = hi >= lo ? hi - lo + 1 : 0;
+    tsr_tensor *scratch = NULL, *in = NULL, *result = NULL, *read = NULL;
+    bool previous = tsr_grad_mode_set(false);
+    tsr_status st = tsr_zeros(1, &n, g->dtype, g->storage->backend, &scratch);
+    if (st == TSR_OK)
+        st = tsr__tensor_restride(scratch, at->from.ndim, at->from.shape, at->from.strides,
+                                  at->from.offset - lo, &in);
+    if (st == TSR_OK)
+        st = tsr_copy_(in, g);
+    if (st == TSR_OK)
+        st = tsr__tensor_restride(scratch, at->to.ndim, at->to.shape, at->to.strides,
+                                  at->to.offset - lo, &read);
+    if (st == TSR_OK)
+        st = tsr_clone(read, &result);
+    tsr_grad_mode_set(previous);
+    tsr_tensor_release(scratch);
+    tsr_tensor_release(in);
+    tsr_tensor_release(read);
+    if (st == TSR_OK && tsr__grad_wanted(&g, 1))
+        st = record_remap("as_strided", at, g, result);
+    return tsr__deliver(st, result, out);
+}
+
+/* The base's gradient G splits in two: outside the view it goes to the
+ * base's old history (input 0); inside, it goes to the in-place op's node
+ * (input 1), whose own input is the view's old value, so it reaches the
+ * base's old history through the old view node. */
+static tsr_status copy_slices_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
+{
+    const tsr__remap_attrs *at = tsr__node_attrs(node);
+    tsr__remap_attrs back = {at->to, at->from};
+    tsr_tensor *inside = NULL, *spread = NULL;
+    tsr_status st = remap(at, grads[0], &inside);
+    if (st == TSR_OK && tsr__node_needs_grad(node, 0))
+        st = remap(&back, inside, &spread);
+    if (st == TSR_OK && spread)
+        st = tsr_sub(grads[0], spread, &gi[0]);
+    tsr_tensor_release(spread);
+    if (st == TSR_OK && tsr__node_needs_grad(node, 1)) {
+        gi[1] = inside;
+        inside = NULL;
+    }
+    tsr_tensor_release(inside);
+    return st;
+}
+
+static const tsr__view_rules view_rules = {remap_backward, copy_slices_backward};
+
+/* ---- view ops ----------------------------------------------------------- */
+
 
 typedef struct view_attrs {
     tsr__view_args args;
@@ -83,6 +192,7 @@ tsr_status tsr__grad_view(tsr_status st, const tsr__view_args *args, const tsr_t
     if (st != TSR_OK)
         return st;
     if (is_view) {
+        tsr__view_rules_set(&view_rules); /* before the first view can need them */
         tsr_tensor *base = t->view_base ? t->view_base : (tsr_tensor *)t;
         tsr_tensor_retain(base);
         result->view_base = base;

@@ -1,26 +1,20 @@
-/* Running one kernel on prepared operands (internal). */
-#ifndef TSR_CORE_DISPATCH_H
-#define TSR_CORE_DISPATCH_H
+/* One call into a plugin's kernel, on descriptors (internal). */
+#ifndef TSR_CORE_RUNTIME_DISPATCH_H
+#define TSR_CORE_RUNTIME_DISPATCH_H
 
-#include "tensor/tensor.h"
+#include "runtime/backend.h"
 
 enum { TSR__MAX_OPERANDS = 8 };
-
-/* Runs `op` on `backend` with inputs already converted to `dtype_in` and
- * broadcast to the outputs' shape, writing `outputs` (of dtype_out). Prepares
- * operands the kernel does not accept as they are (strided, broadcast or
- * aliased), names the op in every error, and skips the call when the
- * outputs are empty. */
-tsr_status tsr__launch(tsr_op op, tsr_dtype dtype_in, tsr_dtype dtype_out,
-                       const tsr_tensor *const *inputs, int num_inputs, tsr_tensor *const *outputs,
-                       int num_outputs, const void *attrs);
-
-/* Checks that every tensor lives on the same backend and returns it. */
-tsr_status tsr__common_backend(const char *op, const tsr_tensor *const *tensors, int count,
-                               tsr_backend **out);
 
 /* Whether backend b has a kernel, with an error naming op, dtypes and backend if not. */
 tsr_status tsr__require_kernel(const char *op, tsr_backend *b, tsr_op kernel, tsr_dtype in,
                                tsr_dtype out);
+
+/* Runs kernel fn of backend b for `op` on prepared descriptors. A failure
+ * carries the plugin's message (or "kernel failed") prefixed with
+ * `op_name` and the backend's name. */
+tsr_status tsr__kernel_call(const char *op_name, tsr_backend *b, tsr_kernel_fn fn, tsr_op op,
+                            const tsr_tensor_desc *inputs, int num_inputs,
+                            const tsr_tensor_desc *outputs, int num_outputs, const void *attrs);
 
 #endif

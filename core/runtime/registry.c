@@ -1,6 +1,6 @@
 /* The capability registry: which kernel runs (op, input dtype, output dtype). */
 #include "runtime/backend.h"
-#include "tensor/dtype.h"
+#include "runtime/dtype.h"
 #include "runtime/error.h"
 
 #include <stdlib.h>

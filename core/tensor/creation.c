@@ -1,7 +1,7 @@
 /* Creating tensors: empty, zeros, ones, full, arange, linspace, eye, host I/O. */
 #include "runtime/backend.h"
 #include "tensor/copy.h"
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
 
@@ -226,7 +226,7 @@ tsr_status tsr_eye(int64_t n, int64_t m, tsr_dtype dtype, tsr_backend *backend, 
     free(ones);
     if (st != TSR_OK)
         return st;
-    st = tsr_to_dtype(mask, dtype, out);
+    st = tsr__convert_if_needed("to", mask, dtype, out);
     tsr_tensor_release(mask);
     return st;
 }
@@ -264,7 +264,7 @@ tsr_status tsr_to_host(const tsr_tensor *t, void *data, size_t bytes)
         return tsr__set_error(TSR_ERR_SHAPE, "to_host: buffer has %zu bytes, the tensor needs %zu",
                               bytes, expected);
     tsr_tensor *c;
-    tsr_status st = tsr_contiguous(t, &c);
+    tsr_status st = tsr__contiguous_raw("contiguous", t, &c);
     if (st != TSR_OK)
         return st;
     st = tsr__backend_download("to_host", c->storage->backend, data, c->storage->handle,

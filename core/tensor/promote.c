@@ -1,5 +1,5 @@
 /* Type promotion: torch.promote_types and torch.result_type. */
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 
 #include "runtime/error.h"
 #include "tensor/tensor.h"

@@ -1,7 +1,7 @@
 /* Seeded random tensors. Numbers are drawn on the host from one sequence,
  * so a seed gives the same values on every backend. */
 #include "tensor/copy.h"
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
 
@@ -105,7 +105,7 @@ static tsr_status random_tensor(const char *op, tsr_generator *g, const draw *d,
     free(values);
     if (st != TSR_OK)
         return st;
-    st = tsr_to_dtype(raw, dtype, out);
+    st = tsr__convert_if_needed("to", raw, dtype, out);
     tsr_tensor_release(raw);
     return st;
 }

@@ -1,10 +1,9 @@
 /* Tensors and their reference-counted storage. */
 #include "tensor/tensor.h"
 
-#include "autograd/graph.h"
 #include "runtime/backend.h"
 #include "runtime/error.h"
-#include "tensor/dtype.h"
+#include "tensor/scalar.h"
 #include "tensor/record_cache.h"
 #include "tensor/shape.h"
 
@@ -105,12 +104,22 @@ void tsr_tensor_retain(const tsr_tensor *tensor)
         atomic_fetch_add_explicit(&((tsr_tensor *)tensor)->refcount, 1, memory_order_relaxed);
 }
 
+/* Set by the autograd layer before it fills the first slot: tensors carry
+ * autograd's record without knowing what is in it. */
+static void (*_Atomic autograd_release)(struct tsr__autograd_meta *);
+
+void tsr__tensor_set_autograd_release(void (*release)(struct tsr__autograd_meta *meta))
+{
+    atomic_store_explicit(&autograd_release, release, memory_order_release);
+}
+
 void tsr_tensor_release(const tsr_tensor *tensor)
 {
     tsr_tensor *t = (tsr_tensor *)tensor;
     if (!t || atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1)
         return;
-    tsr__autograd_meta_free(t->autograd);
+    if (t->autograd)
+        atomic_load_explicit(&autograd_release, memory_order_acquire)(t->autograd);
     tsr_tensor_release(t->view_base);
     tsr__storage_release(t->storage);
     tsr__record_free(TSR__RECORD_TENSOR, t);

@@ -15,14 +15,15 @@ typedef struct tsr__storage {
     atomic_uint_least64_t version; /* bumped by every in-place write */
 } tsr__storage;
 
+/* Autograd's record of a tensor: opaque here (autograd/graph.h). */
 struct tsr__autograd_meta;
 
 struct tsr_tensor {
     atomic_long refcount;
     tsr__storage *storage;
-    struct tsr__autograd_meta *autograd; /* owned; NULL until autograd needs one */
+    struct tsr__autograd_meta *autograd; /* owned, opaque; NULL until autograd needs one */
     tsr_tensor *view_base; /* strong: the tensor a view op made this one of, or NULL */
-    uint64_t view_history; /* view_base's autograd history count then (see autograd.h) */
+    uint64_t view_history; /* set by autograd: view_base's history count then (graph.h) */
     tsr_dtype dtype;
     int ndim;
     int64_t offset; /* elements from the start of storage */
@@ -51,5 +52,8 @@ bool tsr__has_internal_overlap(const tsr_tensor *t);
 /* Whether a and b cover exactly the same elements in the same order. */
 bool tsr__same_layout(const tsr_tensor *a, const tsr_tensor *b);
 void tsr__bump_version(tsr_tensor *t);
+/* Who frees a tensor's autograd record (the autograd layer, before it makes
+ * the first one); the tensor layer only calls it. */
+void tsr__tensor_set_autograd_release(void (*release)(struct tsr__autograd_meta *meta));
 
 #endif

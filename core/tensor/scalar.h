@@ -1,19 +1,8 @@
-/* Dtype helpers shared inside the core. */
-#ifndef TSR_CORE_DTYPE_H
-#define TSR_CORE_DTYPE_H
+/* Scalars, operands and promotion inside the core (internal). */
+#ifndef TSR_CORE_TENSOR_SCALAR_H
+#define TSR_CORE_TENSOR_SCALAR_H
 
-#include "tessera/tessera.h"
-
-/* PyTorch's categories, in promotion order. */
-typedef enum tsr__category {
-    TSR__CATEGORY_BOOL,
-    TSR__CATEGORY_INTEGER,
-    TSR__CATEGORY_FLOATING,
-    TSR__CATEGORY_COMPLEX,
-} tsr__category;
-
-bool tsr__dtype_valid(int dtype);
-tsr__category tsr__dtype_category(tsr_dtype dtype);
+#include "runtime/dtype.h"
 /* The widest dtype of a scalar's kind: bool, int64, float64, complex128. */
 tsr_dtype tsr__scalar_dtype(tsr_scalar s);
 bool tsr__scalar_valid(tsr_scalar s);
