@@ -2,7 +2,7 @@
  * and attention. Each test pins one of PyTorch's rules; expected values were
  * printed by PyTorch 1.13 (float64). Losses: test_nn_loss.c; gradients:
  * test_nn_grad.c. */
-#include "nn_check.h"
+#include "check_values.h"
 
 /* ------------------------------------------------------------------------ */
 /* softmax, log_softmax                                                      */

@@ -7,7 +7,7 @@
  *     loss_n = sum_c Q_nc (lse_n - x_nc),
  *     d loss_n / d x_nc = (sum_k Q_nk) softmax(x_n)_c - Q_nc,
  * and 'mean' divides by the summed w[t_n] of the kept samples. */
-#include "nn_check.h"
+#include "check_values.h"
 
 #include <stdlib.h>
 

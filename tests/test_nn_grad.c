@@ -2,7 +2,7 @@
  * a hand-written formula, checked against central finite differences in
  * float64 (tsr_gradcheck), and PyTorch's own choices where they differ from
  * the exact derivative. */
-#include "nn_check.h"
+#include "check_values.h"
 
 /* ------------------------------------------------------------------------ */
 /* Gradients: one node per op, checked against finite differences            */

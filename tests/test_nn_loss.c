@@ -1,6 +1,6 @@
 /* Losses: cross_entropy, nll_loss, the pointwise losses and binary cross
  * entropy. Expected values were printed by PyTorch 1.13 (float64). */
-#include "nn_check.h"
+#include "check_values.h"
 
 /* ------------------------------------------------------------------------ */
 /* Losses                                                                    */
