@@ -225,5 +225,5 @@ int main(void)
     RUN_TEST(long_rows);
     RUN_TEST(unbatched_input_gives_a_0d_loss);
     RUN_TEST(bad_targets_fail_and_all_ignored_mean_is_nan);
-    return check_summary("test_nn_cross_entropy");
+    return check_summary("test_loss_cross_entropy");
 }
