@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/data/optim_values.json: what PyTorch 1.13's optimisers and
-torch.nn.init compute, for tests/test_optim.c.
+torch.nn.init compute, for tests/optim/test_optim.c.
 
 Run with a Python that has torch 1.13 (on the build machines: /usr/bin/python3):
     /usr/bin/python3 tests/data/make_optim_values.py

@@ -2,7 +2,7 @@
  *
  * The loader reads TESSERA_PLUGIN_PATH, TESSERA_BACKEND and TESSERA_LOG once
  * per process, so each scenario is a mode of this one executable and a
- * CTest test of its own with its own environment (tests/plugins/CMakeLists.txt):
+ * CTest test of its own with its own environment (tests/runtime/CMakeLists.txt):
  *
  *   toy            a third-party plugin on TESSERA_PLUGIN_PATH, chosen by TESSERA_BACKEND
  *   same-file      one file reached through several path entries loads once
@@ -663,6 +663,6 @@ int main(int argc, char **argv)
         }
     }
     fprintf(stderr, "usage: test_loader toy|same-file|duplicate|bad|named-broken|unknown|log\n"
-                    "(each mode expects the environment that tests/plugins/CMakeLists.txt sets)\n");
+                    "(each mode expects the environment that tests/runtime/CMakeLists.txt sets)\n");
     return 2;
 }

@@ -1,8 +1,11 @@
 /* Gradients of the neural-network functions: one autograd node per op with
  * a hand-written formula, checked against central finite differences in
  * float64 (tsr_gradcheck), and PyTorch's own choices where they differ from
- * the exact derivative. */
-#include "nn_check.h"
+ * the exact derivative.
+ *
+ * Families here: loss (the most tests, so the file's name), softmax, norm,
+ * attention and nn (dropout, linear). */
+#include "check_values.h"
 
 /* ------------------------------------------------------------------------ */
 /* Gradients: one node per op, checked against finite differences            */
@@ -271,5 +274,5 @@ int main(void)
     RUN_TEST(attention_gradient_is_computed_block_by_block);
     RUN_TEST(smooth_l1_gradient_at_a_tie_with_beta_zero_is_minus_g_for_both);
     RUN_TEST(identity_dropout_and_vector_linear_pass_gradients);
-    return check_summary("test_nn_grad");
+    return check_summary("test_loss_grad");
 }

@@ -120,5 +120,5 @@ int main(void)
     RUN_TEST(scatter_multiply_gradcheck);
     RUN_TEST(prod_double_backward_with_one_zero_works);
     RUN_TEST(prod_double_backward_with_meeting_zeros_is_refused);
-    return check_summary("test_autograd_scatter");
+    return check_summary("test_scatter_grad");
 }

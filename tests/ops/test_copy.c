@@ -154,5 +154,5 @@ int main(void)
     RUN_TEST(int64_to_float_rounds_to_nearest);
     RUN_TEST(complex_to_real_and_bool_use_the_real_part);
     RUN_TEST(every_pair_of_dtypes_converts);
-    return check_summary("test_conversions");
+    return check_summary("test_copy");
 }

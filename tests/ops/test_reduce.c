@@ -1,6 +1,8 @@
 /* Reductions and scans: PyTorch 1.13's results, dtypes, errors and edge
  * cases, and the fixed summation order of docs/determinism.md. Expected
- * values were printed by torch 1.13 unless a test computes them itself. */
+ * values were printed by torch 1.13 unless a test computes them itself.
+ *
+ * Families here: reduce and scan (cumsum, cummax, logcumsumexp). */
 #include "check.h"
 
 #include <float.h>

@@ -1,7 +1,8 @@
-/* Helpers shared by the neural-network tests (test_nn*.c): tensors from
- * host values and element-wise comparisons that print both values. */
-#ifndef TSR_TESTS_NN_CHECK_H
-#define TSR_TESTS_NN_CHECK_H
+/* Helpers shared by the tests of the neural-network families (softmax,
+ * norm, loss, attention, nn): tensors from host values and element-wise
+ * comparisons of values and shapes that print both values. */
+#ifndef TSR_TESTS_CHECK_VALUES_H
+#define TSR_TESTS_CHECK_VALUES_H
 
 #include "check.h"
 

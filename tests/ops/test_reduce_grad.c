@@ -3,7 +3,10 @@
  * gradient itself (double backward) where the formula is smooth, and the
  * rules finite differences cannot see: ties, zeros of prod and cumprod, NaN,
  * the indices of cummax and cummin, and large inputs of logcumsumexp.
- * Inputs stay away from ties and kinks. */
+ * Inputs stay away from ties and kinks.
+ *
+ * Families here: reduce and scan (cumsum, cumprod, cummax, cummin,
+ * logcumsumexp). */
 #include "check.h"
 
 #include <stdlib.h>
@@ -508,5 +511,5 @@ int main(void)
     RUN_TEST(cummax_sends_the_gradient_to_the_running_maximum);
     RUN_TEST(logcumsumexp_gradient_is_stable_for_large_inputs);
     RUN_TEST(integer_results_record_nothing);
-    return check_summary("test_grad_reduce");
+    return check_summary("test_reduce_grad");
 }

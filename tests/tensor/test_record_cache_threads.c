@@ -1,4 +1,4 @@
-/* The per-thread record cache (core/record_cache.c) seen from several
+/* The per-thread record cache (core/tensor/record_cache.c) seen from several
  * threads: tensors made on one thread and released on another, so that a
  * thread's list holds records another thread allocated; threads that exit
  * with full lists; a release from a thread-exit destructor; many threads

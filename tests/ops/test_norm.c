@@ -1,8 +1,12 @@
 /* Neural-network functions: softmax, normalisation, dropout, linear layers
  * and attention. Each test pins one of PyTorch's rules; expected values were
- * printed by PyTorch 1.13 (float64). Losses: test_nn_loss.c; gradients:
- * test_nn_grad.c. */
-#include "nn_check.h"
+ * printed by PyTorch 1.13 (float64). Losses: test_loss.c; gradients:
+ * test_loss_grad.c.
+ *
+ * Families here: norm (layer_norm, rms_norm, group_norm, batch_norm; the
+ * most tests, so the file's name), softmax, nn (dropout, linear, bilinear)
+ * and attention. */
+#include "check_values.h"
 
 /* ------------------------------------------------------------------------ */
 /* softmax, log_softmax                                                      */
@@ -621,5 +625,5 @@ int main(void)
     RUN_TEST(attention_masks_add_or_hide_scores);
     RUN_TEST(attention_row_with_no_visible_key_is_nan);
     RUN_TEST(attention_of_bfloat16_accumulates_in_float32);
-    return check_summary("test_nn");
+    return check_summary("test_norm");
 }

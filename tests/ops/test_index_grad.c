@@ -2,7 +2,11 @@
  * Jacobian against central finite differences in float64 (tsr_gradcheck),
  * and the Jacobian of each gradient (double backward), since every formula
  * is built from differentiable public ops. Index tensors are constants made
- * inside each function; inputs have distinct values so sorts have no ties. */
+ * inside each function; inputs have distinct values so sorts have no ties.
+ *
+ * Families here: index, join, mask, scatter (the most cases), rearrange,
+ * sort and unique. More of scatter's gradients (reduce=multiply with a
+ * value, scatter_reduce(prod)'s double backward): test_scatter_grad.c. */
 #include "check.h"
 
 #define SHAPE(...) ((const int64_t[]){__VA_ARGS__})
@@ -480,5 +484,5 @@ int main(void)
     RUN_TEST(scatter_multiply_backward_is_an_error_not_a_zero);
     RUN_TEST(embedding_padding_row_gets_no_gradient);
     RUN_TEST(unique_records_no_gradient);
-    return check_summary("test_grad_index");
+    return check_summary("test_index_grad");
 }

@@ -502,5 +502,5 @@ int main(void)
     RUN_TEST(edge_values_match_pytorch);
     RUN_TEST(nan_to_num_passes_gradients_only_where_finite);
     RUN_TEST(in_place_ops_on_leaves_that_require_grad_are_refused);
-    return check_summary("test_grad_elementwise2");
+    return check_summary("test_elementwise2_grad");
 }

@@ -1,6 +1,6 @@
 /* Losses: cross_entropy, nll_loss, the pointwise losses and binary cross
  * entropy. Expected values were printed by PyTorch 1.13 (float64). */
-#include "nn_check.h"
+#include "check_values.h"
 
 /* ------------------------------------------------------------------------ */
 /* Losses                                                                    */
@@ -234,5 +234,5 @@ int main(void)
     RUN_TEST(binary_cross_entropy_with_logits_is_stable_for_large_logits);
     RUN_TEST(smooth_l1_is_quadratic_below_beta_and_l1_at_beta_zero);
     RUN_TEST(pointwise_losses_promote_and_broadcast_as_torch);
-    return check_summary("test_nn_loss");
+    return check_summary("test_loss");
 }

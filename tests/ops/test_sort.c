@@ -1,5 +1,7 @@
 /* Sorting, searching and sets: each test pins one PyTorch 1.13 rule
- * (expected values computed with torch). */
+ * (expected values computed with torch).
+ *
+ * Families here: sort (sort, topk, kthvalue, median, searchsorted) and unique. */
 #include "check.h"
 
 #define SHAPE(...) ((const int64_t[]){__VA_ARGS__})
@@ -240,5 +242,5 @@ int main(void)
     RUN_TEST(unique_sorts_and_reports_inverse_and_counts);
     RUN_TEST(unique_with_dim_orders_rows_lexicographically);
     RUN_TEST(unique_consecutive_treats_each_nan_as_new);
-    return check_summary("test_sorting");
+    return check_summary("test_sort");
 }

@@ -1,5 +1,8 @@
 /* Indexing, joining and rearranging ops: each test pins one PyTorch 1.13
- * rule (expected values computed with torch). */
+ * rule (expected values computed with torch).
+ *
+ * Families here: index (index_select, gather, take, take_along_dim,
+ * embedding, one_hot, nonzero), join, mask, scatter and rearrange. */
 #include "check.h"
 
 #include <stdlib.h>
@@ -515,5 +518,5 @@ int main(void)
     RUN_TEST(repeat_tile_and_repeat_interleave);
     RUN_TEST(pad_constant_crops_and_reflect_mirrors_without_the_edge);
     RUN_TEST(tril_and_triu_zero_outside_the_band);
-    return check_summary("test_indexing");
+    return check_summary("test_index");
 }

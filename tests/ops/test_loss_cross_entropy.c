@@ -7,7 +7,7 @@
  *     loss_n = sum_c Q_nc (lse_n - x_nc),
  *     d loss_n / d x_nc = (sum_k Q_nk) softmax(x_n)_c - Q_nc,
  * and 'mean' divides by the summed w[t_n] of the kept samples. */
-#include "nn_check.h"
+#include "check_values.h"
 
 #include <stdlib.h>
 
@@ -225,5 +225,5 @@ int main(void)
     RUN_TEST(long_rows);
     RUN_TEST(unbatched_input_gives_a_0d_loss);
     RUN_TEST(bad_targets_fail_and_all_ignored_mean_is_nan);
-    return check_summary("test_nn_cross_entropy");
+    return check_summary("test_loss_cross_entropy");
 }
