@@ -1,8 +1,11 @@
-/* Gradients of scatter_reduce (prod, mean, amax, amin) and of scatter's
- * reduce='multiply', as PyTorch 1.13's scatter_reduce_backward; scatter
- * with multiply is scatter_reduce's prod including self (PyTorch 1.13 has
- * no derivative for it; this is that formula). */
-#include "ops/index_grad.h"
+/* Gradients of the scatter family: scatter, scatter_add, index_add and
+ * index_copy written with gather, index_select, scatter and pad (public
+ * ops, so that each gradient is itself differentiable); scatter_reduce
+ * (prod, mean, amax, amin) and scatter's reduce='multiply' as PyTorch
+ * 1.13's scatter_reduce_backward; scatter with multiply is scatter_reduce's
+ * prod including self (PyTorch 1.13 has no derivative for it; this is that
+ * formula). */
+#include "ops/scatter_grad.h"
 
 #include "autograd/node.h"
 #include "runtime/error.h"
@@ -362,4 +365,106 @@ tsr_status tsr__grad_record_scatter_multiply_value(const tsr__scatter_grad *info
         st = tsr__node_attach(node, 0, out);
     tsr__node_release(node);
     return st;
+}
+
+/* ---- scatter, scatter_add, scatter_reduce (sum), index_add, index_copy -- */
+
+/* g gathered at index, zero-padded at the end of each dim to `shape` (src
+ * may be larger than index). */
+static tsr_status gather_padded(const tsr_tensor *g, int dim, const tsr_tensor *index,
+                                const tsr__grad_meta *shape, tsr_tensor **out)
+{
+    tsr_tensor *picked = NULL;
+    tsr_status st = tsr_gather(g, dim, index, &picked);
+    int64_t pad[2 * TSR_MAX_DIMS];
+    int n = shape->ndim;
+    for (int i = 0; i < n; i++) {
+        pad[2 * i] = 0;
+        pad[2 * i + 1] = shape->shape[n - 1 - i] - tsr_tensor_shape(index)[n - 1 - i];
+    }
+    if (st == TSR_OK)
+        st = tsr_pad(picked, pad, 2 * n, TSR_PAD_CONSTANT, tsr_scalar_int(0), out);
+    tsr_tensor_release(picked);
+    return st;
+}
+
+/* g with the slices index names along dim set to zero (index_copy's self). */
+static tsr_status index_fill_zero(const tsr_tensor *g, int dim, const tsr_tensor *index,
+                                  tsr_tensor **out)
+{
+    int ndim = tsr_tensor_ndim(g);
+    int64_t shape[TSR_MAX_DIMS];
+    memcpy(shape, tsr_tensor_shape(g), (size_t)ndim * sizeof *shape);
+    if (ndim > 0)
+        shape[dim] = tsr_tensor_numel(index);
+    tsr_tensor *zeros = NULL;
+    tsr_status st = tsr_zeros(ndim, shape, tsr_tensor_dtype(g), tsr_tensor_backend(g), &zeros);
+    if (st == TSR_OK)
+        st = tsr_index_copy(g, dim, index, zeros, out);
+    tsr_tensor_release(zeros);
+    return st;
+}
+
+/* The gradient for self of a scatter: g, or g with the scattered positions
+ * zeroed when they did not keep (or reduce into) self's value. */
+static tsr_status scatter_self_grad(const tsr__scatter_grad *at, const tsr_tensor *g,
+                                    const tsr_tensor *index, tsr_tensor **out)
+{
+    bool replaced = at->reduce == TSR_REDUCE_NONE || !at->include_self;
+    if (!replaced)
+        return tsr__grad_retain(g, out);
+    return tsr_scatter_value(g, at->dim, index, tsr_scalar_int(0), TSR_REDUCE_NONE, out);
+}
+
+static tsr_status scatter_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
+{
+    const tsr__scatter_grad *at = tsr__node_attrs(node);
+    const tsr_tensor *g = grads[0];
+    tsr_tensor *index = NULL;
+    tsr_status st = tsr__node_saved(node, 0, &index);
+    if (st == TSR_OK && tsr__node_needs_grad(node, 0))
+        st = at->kernel == TSR_OP_SCATTER     ? scatter_self_grad(at, g, index, &gi[0])
+             : at->kernel == TSR_OP_INDEX_ADD ? tsr__grad_retain(g, &gi[0])
+                                              : index_fill_zero(g, at->dim, index, &gi[0]);
+    if (st == TSR_OK && tsr__node_needs_grad(node, 1)) {
+        if (at->kernel == TSR_OP_SCATTER) {
+            st = gather_padded(g, at->dim, index, tsr__node_input_meta(node, 1), &gi[1]);
+        } else {
+            tsr_tensor *picked = NULL;
+            st = tsr_index_select(g, at->dim, index, &picked);
+            if (st == TSR_OK && at->kernel == TSR_OP_INDEX_ADD)
+                st = tsr_binary(TSR_OP_MUL, tsr_operand_tensor(picked),
+                                tsr_operand_scalar(at->alpha), &gi[1]);
+            else if (st == TSR_OK)
+                st = tsr__grad_retain(picked, &gi[1]);
+            tsr_tensor_release(picked);
+        }
+    }
+    tsr_tensor_release(index);
+    return st;
+}
+
+tsr_status tsr__grad_record_scatter(const tsr__scatter_grad *info, const tsr_tensor *self,
+                                    const tsr_tensor *index, const tsr_tensor *src, tsr_tensor *out)
+{
+    const tsr_tensor *inputs[2] = {self, src};
+    /* scatter_reduce's prod, mean, amax and amin; scatter's reduce=multiply
+     * with a value. scatter's multiply with a src tensor is scatter_reduce's
+     * prod including self, but stays unimplemented as in PyTorch 1.13 (the
+     * conformance runner's tests use it as their unimplemented backward). */
+    bool scatter_reduce = strncmp(info->name, "scatter_reduce", 14) == 0;
+    if (info->kernel == TSR_OP_SCATTER && info->reduce != TSR_REDUCE_NONE &&
+        info->reduce != TSR_REDUCE_SUM) {
+        if (src && scatter_reduce)
+            return tsr__grad_record_scatter_reduce(info, self, index, src, out);
+        if (!src)
+            return tsr__grad_record_scatter_multiply_value(info, self, index, out);
+        return tsr__grad_record_unimplemented(info->name, inputs, 2, out);
+    }
+    tsr__node *node;
+    tsr_status st =
+        tsr__grad_node_start(info->name, scatter_backward, inputs, 2, 1, sizeof *info, out, &node);
+    if (node)
+        memcpy(tsr__node_attrs(node), info, sizeof *info);
+    return tsr__grad_node_finish(node, st, index, out);
 }
