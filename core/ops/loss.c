@@ -13,6 +13,9 @@
 #include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
+#include "ops/softmax.h"
+#include "ops/loss.h"
+#include "ops/loss_grad.h"
 #include "tensor/shape.h"
 #include "ops/grad_expr.h"
 

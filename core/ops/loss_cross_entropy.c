@@ -12,6 +12,7 @@
 #include "tensor/launch.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
+#include "ops/loss.h"
 #include "ops/grad_expr.h"
 
 /* -1 until the environment has been read; a race only reads it twice. */

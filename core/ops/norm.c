@@ -9,6 +9,8 @@
 #include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
+#include "ops/norm.h"
+#include "ops/norm_grad.h"
 #include "tensor/shape.h"
 
 void tsr__release_all(tsr_tensor **tensors, int count)
