@@ -146,6 +146,44 @@ tsr_tensor *tsr__gx_rsub_scalar(tsr__gx *x, double value, const tsr_tensor *a)
                           tsr_operand_tensor(a));
 }
 
+tsr_operand tsr__gx_float(double v)
+{
+    return tsr_operand_scalar(tsr_scalar_float(v));
+}
+
+tsr_tensor *tsr__gx_compare(tsr__gx *x, tsr_op op, const tsr_tensor *t, tsr_operand other)
+{
+    if (!t)
+        return NULL;
+    return tsr__gx_binary(x, op, tsr_operand_tensor(t), other);
+}
+
+tsr_tensor *tsr__gx_same(tsr__gx *x, const tsr_tensor *g)
+{
+    if (x->status != TSR_OK || !g)
+        return NULL;
+    tsr_tensor_retain(g);
+    return tsr__gx_keep(x, TSR_OK, (tsr_tensor *)g);
+}
+
+tsr_tensor *tsr__gx_positions(tsr__gx *x, tsr_backend *backend, int64_t n, int at, int ndim)
+{
+    if (x->status != TSR_OK)
+        return NULL;
+    int64_t shape[TSR_MAX_DIMS];
+    for (int d = 0; d < ndim; d++)
+        shape[d] = d == at ? n : 1;
+    tsr_tensor *range = NULL, *shaped = NULL;
+    tsr_status st = tsr_arange(tsr_scalar_int(0), tsr_scalar_int(n), tsr_scalar_int(1), TSR_INT64,
+                               backend, &range);
+    tsr__gx_keep(x, st, range);
+    if (st == TSR_OK) {
+        st = tsr_view(range, ndim, shape, &shaped);
+        tsr__gx_keep(x, st, shaped);
+    }
+    return shaped;
+}
+
 tsr_tensor *tsr__gx_where(tsr__gx *x, const tsr_tensor *condition, tsr_operand a, tsr_operand b)
 {
     if (x->status != TSR_OK || !condition)

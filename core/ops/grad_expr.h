@@ -52,6 +52,15 @@ tsr_tensor *tsr__gx_scale(tsr__gx *x, const tsr_tensor *a, double factor);
 tsr_tensor *tsr__gx_add_scalar(tsr__gx *x, const tsr_tensor *a, double value);
 /* value - a */
 tsr_tensor *tsr__gx_rsub_scalar(tsr__gx *x, double value, const tsr_tensor *a);
+/* A double as an operand. */
+tsr_operand tsr__gx_float(double v);
+/* op(t, other) for a t that may be NULL (a failed step). */
+tsr_tensor *tsr__gx_compare(tsr__gx *x, tsr_op op, const tsr_tensor *t, tsr_operand other);
+/* g itself, as a temporary of x. */
+tsr_tensor *tsr__gx_same(tsr__gx *x, const tsr_tensor *g);
+/* Positions 0 .. n-1 of a dim of size n (int64), shaped to broadcast along
+ * dim `at` of a tensor of rank `ndim`. */
+tsr_tensor *tsr__gx_positions(tsr__gx *x, tsr_backend *backend, int64_t n, int at, int ndim);
 /* where(condition, a, 0) */
 tsr_tensor *tsr__gx_mask(tsr__gx *x, const tsr_tensor *condition, const tsr_tensor *a);
 tsr_tensor *tsr__gx_where(tsr__gx *x, const tsr_tensor *condition, tsr_operand a, tsr_operand b);

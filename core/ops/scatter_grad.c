@@ -17,16 +17,6 @@
  * self, src and the result (prod, amax, amin). */
 enum { SR_INDEX, SR_SELF, SR_SRC, SR_RESULT, SR_COUNT };
 
-static tsr_operand T(const tsr_tensor *t)
-{
-    return tsr_operand_tensor(t);
-}
-
-static tsr_operand F(double v)
-{
-    return tsr_operand_scalar(tsr_scalar_float(v));
-}
-
 static tsr_tensor *gx_gather(tsr__gx *x, const tsr_tensor *t, int dim, const tsr_tensor *index)
 {
     if (x->status != TSR_OK || !t || !index)
@@ -104,8 +94,11 @@ static tsr_tensor *sr_self_grad(tsr__gx *x, const tsr__scatter_grad *at, const t
     int dim = at->dim;
     switch (at->reduce) {
     case TSR_REDUCE_PROD: {
-        tsr_tensor *self_zero = tsr__gx_binary(x, TSR_OP_EQ, T(self), F(0.0));
-        tsr_tensor *masked_self = self_zero ? tsr__gx_where(x, self_zero, F(1.0), T(self)) : NULL;
+        tsr_tensor *self_zero =
+            tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(self), tsr__gx_float(0.0));
+        tsr_tensor *masked_self =
+            self_zero ? tsr__gx_where(x, self_zero, tsr__gx_float(1.0), tsr_operand_tensor(self))
+                      : NULL;
         tsr_tensor *masked_result =
             gx_scatter_reduce(x, masked_self, dim, index, src, TSR_REDUCE_PROD, at->include_self);
         return tsr__gx_div(x, tsr__gx_mul(x, g, masked_result), masked_self);
@@ -113,8 +106,9 @@ static tsr_tensor *sr_self_grad(tsr__gx *x, const tsr__scatter_grad *at, const t
     case TSR_REDUCE_MEAN:
         return tsr__gx_div(x, g, count);
     default: /* amax, amin: count is the number of elements equal to the result */
-        return tsr__gx_mul(x, tsr__gx_binary(x, TSR_OP_EQ, T(self), T(result)),
-                           tsr__gx_div(x, g, count));
+        return tsr__gx_mul(
+            x, tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(self), tsr_operand_tensor(result)),
+            tsr__gx_div(x, g, count));
     }
 }
 
@@ -127,31 +121,44 @@ static tsr_tensor *sr_src_grad(tsr__gx *x, const tsr__scatter_grad *at, const ts
     int dim = at->dim;
     switch (at->reduce) {
     case TSR_REDUCE_PROD: {
-        tsr_tensor *src_zero = tsr__gx_binary(x, TSR_OP_EQ, T(src_part), F(0.0));
+        tsr_tensor *src_zero =
+            tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(src_part), tsr__gx_float(0.0));
         tsr_tensor *zeros = gx_filled(x, g, 0.0, tsr_tensor_dtype(self));
         tsr_tensor *zero_counts =
             gx_scatter_add(x, zeros, dim, index, gx_to(x, src_zero, tsr_tensor_dtype(self)));
         tsr_tensor *src_zeros = gx_gather(x, zero_counts, dim, index);
         tsr_tensor *one_zero =
-            src_zeros ? tsr__gx_binary(x, TSR_OP_EQ, T(src_zeros), F(1.0)) : NULL;
+            src_zeros
+                ? tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(src_zeros), tsr__gx_float(1.0))
+                : NULL;
         tsr_tensor *single =
-            one_zero ? tsr__gx_binary(x, TSR_OP_LOGICAL_AND, T(src_zero), T(one_zero)) : NULL;
-        tsr_tensor *masked_src = single ? tsr__gx_where(x, single, F(1.0), T(src_part)) : NULL;
+            one_zero ? tsr__gx_binary(x, TSR_OP_LOGICAL_AND, tsr_operand_tensor(src_zero),
+                                      tsr_operand_tensor(one_zero))
+                     : NULL;
+        tsr_tensor *masked_src =
+            single ? tsr__gx_where(x, single, tsr__gx_float(1.0), tsr_operand_tensor(src_part))
+                   : NULL;
         tsr_tensor *masked_result =
             gx_scatter_reduce(x, self, dim, index, masked_src, TSR_REDUCE_PROD, at->include_self);
         tsr_tensor *at_single = gx_gather(x, tsr__gx_mul(x, g, masked_result), dim, index);
-        tsr_tensor *divisor = src_zero ? tsr__gx_where(x, src_zero, F(1.0), T(src_part)) : NULL;
+        tsr_tensor *divisor =
+            src_zero ? tsr__gx_where(x, src_zero, tsr__gx_float(1.0), tsr_operand_tensor(src_part))
+                     : NULL;
         tsr_tensor *others =
             tsr__gx_div(x, gx_gather(x, tsr__gx_mul(x, g, result), dim, index), divisor);
         /* where several zeros of src meet, this is 0; its own derivative
          * is refused (refuse_double_backward) */
-        return at_single ? tsr__gx_where(x, single, T(at_single), T(others)) : NULL;
+        return at_single ? tsr__gx_where(x, single, tsr_operand_tensor(at_single),
+                                         tsr_operand_tensor(others))
+                         : NULL;
     }
     case TSR_REDUCE_MEAN:
         return tsr__gx_div(x, gx_gather(x, g, dim, index), gx_gather(x, count, dim, index));
     default: {
         tsr_tensor *value = gx_gather(x, result, dim, index);
-        tsr_tensor *src_is = value ? tsr__gx_binary(x, TSR_OP_EQ, T(src_part), T(value)) : NULL;
+        tsr_tensor *src_is = value ? tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(src_part),
+                                                    tsr_operand_tensor(value))
+                                   : NULL;
         return tsr__gx_mul(x, src_is, gx_gather(x, tsr__gx_div(x, g, count), dim, index));
     }
     }
@@ -169,14 +176,20 @@ static tsr_tensor *sr_count(tsr__gx *x, const tsr__scatter_grad *at, const tsr_t
     if (at->reduce == TSR_REDUCE_MEAN) {
         tsr_tensor *start = gx_filled(x, g, at->include_self ? 1.0 : 0.0, dtype);
         tsr_tensor *n = gx_scatter_add(x, start, at->dim, index, gx_filled(x, index, 1.0, dtype));
-        tsr_tensor *none = n ? tsr__gx_binary(x, TSR_OP_EQ, T(n), F(0.0)) : NULL;
-        return none ? tsr__gx_where(x, none, F(1.0), T(n)) : NULL;
+        tsr_tensor *none =
+            n ? tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(n), tsr__gx_float(0.0)) : NULL;
+        return none ? tsr__gx_where(x, none, tsr__gx_float(1.0), tsr_operand_tensor(n)) : NULL;
     }
     tsr_dtype self_dtype = tsr_tensor_dtype(self);
     tsr_tensor *value = gx_gather(x, result, at->dim, index);
-    tsr_tensor *self_is = gx_to(x, tsr__gx_binary(x, TSR_OP_EQ, T(self), T(result)), self_dtype);
-    tsr_tensor *src_is =
-        value ? gx_to(x, tsr__gx_binary(x, TSR_OP_EQ, T(src_part), T(value)), self_dtype) : NULL;
+    tsr_tensor *self_is =
+        gx_to(x, tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(self), tsr_operand_tensor(result)),
+              self_dtype);
+    tsr_tensor *src_is = value ? gx_to(x,
+                                       tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(src_part),
+                                                      tsr_operand_tensor(value)),
+                                       self_dtype)
+                               : NULL;
     return gx_scatter_add(x, self_is, at->dim, index, src_is);
 }
 
@@ -187,11 +200,15 @@ static tsr_status zeros_meet(const tsr__scatter_grad *at, const tsr_tensor *g,
     bool previous = tsr_grad_mode_set(false);
     tsr__gx x = {0};
     tsr_dtype dtype = tsr_tensor_dtype(g);
-    tsr_tensor *zero = gx_to(&x, tsr__gx_binary(&x, TSR_OP_EQ, T(src_part), F(0.0)), dtype);
+    tsr_tensor *zero = gx_to(
+        &x, tsr__gx_binary(&x, TSR_OP_EQ, tsr_operand_tensor(src_part), tsr__gx_float(0.0)), dtype);
     tsr_tensor *counts = gx_scatter_add(&x, gx_filled(&x, g, 0.0, dtype), at->dim, index, zero);
     tsr_tensor *here = gx_gather(&x, counts, at->dim, index);
     tsr_tensor *many =
-        here ? gx_to(&x, tsr__gx_binary(&x, TSR_OP_GT, T(here), F(1.0)), dtype) : NULL;
+        here
+            ? gx_to(&x, tsr__gx_binary(&x, TSR_OP_GT, tsr_operand_tensor(here), tsr__gx_float(1.0)),
+                    dtype)
+            : NULL;
     tsr_tensor *both = tsr__gx_mul(&x, zero, many), *total = NULL;
     double n = 0;
     if (both) {
@@ -341,7 +358,8 @@ static tsr_status multiply_value_backward(tsr__node *node, tsr_tensor *const *gr
     tsr_tensor *n = gx_scatter_add(&x, gx_filled(&x, g, 0.0, dtype), at->dim, index,
                                    gx_filled(&x, index, 1.0, dtype));
     tsr_tensor *factor =
-        n ? tsr__gx_binary(&x, TSR_OP_POW, tsr_operand_scalar(at->alpha), T(n)) : NULL;
+        n ? tsr__gx_binary(&x, TSR_OP_POW, tsr_operand_scalar(at->alpha), tsr_operand_tensor(n))
+          : NULL;
     tsr__gx_result(&x, &gi[0], tsr__gx_mul(&x, g, factor));
     return tsr__gx_finish(&x);
 }
