@@ -1,12 +1,11 @@
-/* Gradients of the reductions and scans, as PyTorch's derivatives.yaml gives
- * them, written with public ops so that they run on every backend and can be
+/* Gradients of the reductions, as PyTorch's derivatives.yaml gives them,
+ * written with public ops so that they run on every backend and can be
  * differentiated again. */
 #include "autograd/graph.h"
 #include "runtime/error.h"
 #include "ops/reduce.h"
 #include "ops/grad_expr.h"
 
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -86,25 +85,6 @@ static tsr_tensor *power(tsr__gx *x, const tsr_tensor *t, double p)
 static tsr_tensor *zero_where(tsr__gx *x, const tsr_tensor *condition, const tsr_tensor *t)
 {
     return t ? tsr__gx_where(x, condition, tsr__gx_float(0.0), tsr_operand_tensor(t)) : NULL;
-}
-
-/* v summed from each position to the end of dim: sum - cumsum + v. */
-static tsr_tensor *reverse_cumsum(tsr__gx *x, const tsr_tensor *v, int dim)
-{
-    if (x->status != TSR_OK || !v)
-        return NULL;
-    tsr__gx local = {0};
-    int64_t d = dim;
-    tsr_tensor *total = NULL, *running = NULL, *result = NULL;
-    tsr_status st = tsr_sum(v, &d, 1, true, TSR_DTYPE_INFER, &total);
-    tsr__gx_keep(&local, st, total);
-    if (st == TSR_OK) {
-        st = tsr_cumsum(v, d, TSR_DTYPE_INFER, &running);
-        tsr__gx_keep(&local, st, running);
-    }
-    tsr__gx_result(&local, &result, tsr__gx_add(&local, tsr__gx_sub(&local, total, running), v));
-    st = tsr__gx_finish(&local);
-    return tsr__gx_keep(x, st, result);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -288,220 +268,6 @@ static tsr_tensor *norm_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_t
     return tsr__gx_mul(x, scaled, factor);
 }
 
-static tsr_tensor *unsqueezed(tsr__gx *x, const tsr_tensor *t, int dim)
-{
-    if (x->status != TSR_OK || !t)
-        return NULL;
-    tsr_tensor *r = NULL;
-    tsr_status st = tsr_unsqueeze(t, dim, &r);
-    return tsr__gx_keep(x, st, r);
-}
-
-static tsr_tensor *expanded(tsr__gx *x, const tsr_tensor *t, int ndim, const int64_t *shape)
-{
-    if (x->status != TSR_OK || !t)
-        return NULL;
-    tsr_tensor *r = NULL;
-    tsr_status st = tsr_expand(t, ndim, shape, &r);
-    return tsr__gx_keep(x, st, r);
-}
-
-static tsr_tensor *cumprod_along(tsr__gx *x, const tsr_tensor *t, int dim)
-{
-    if (x->status != TSR_OK || !t)
-        return NULL;
-    tsr_tensor *r = NULL;
-    tsr_status st = tsr_cumprod(t, dim, TSR_DTYPE_INFER, &r);
-    return tsr__gx_keep(x, st, r);
-}
-
-static tsr_tensor *sum_along(tsr__gx *x, const tsr_tensor *t, int64_t dim)
-{
-    if (x->status != TSR_OK || !t)
-        return NULL;
-    tsr_tensor *r = NULL;
-    tsr_status st = tsr_sum(t, &dim, 1, false, TSR_DTYPE_INFER, &r);
-    return tsr__gx_keep(x, st, r);
-}
-
-/* cumprod's gradient as a differentiable function of x even at zeros (for
- * double backward, as PyTorch does under grad mode): with a new dim i in
- * front of the scanned dim k, C[i, j] = cumprod over k of (k == i ? 1 : x_k)
- * is the product up to j without x_i, and the gradient at i is
- * sum over j >= i of g_j C[i, j]. Quadratic in the dim's length. */
-static tsr_tensor *cumprod_grad_quadratic(tsr__gx *x, const reduce_grad_attrs *a,
-                                          const tsr_tensor *input, const tsr_tensor *g)
-{
-    if (x->status != TSR_OK)
-        return NULL;
-    tsr__gx local = {0};
-    int d = a->dim, ndim = a->ndim + 1;
-    int64_t n = a->in_shape[d], shape[TSR_MAX_DIMS];
-    for (int k = 0, j = 0; k < ndim; k++)
-        shape[k] = k == d ? n : a->in_shape[j++];
-    tsr_backend *backend = tsr_tensor_backend(input);
-    tsr_tensor *i = tsr__gx_positions(&local, backend, n, d, ndim);
-    tsr_tensor *k = tsr__gx_positions(&local, backend, n, d + 1, ndim);
-    tsr_tensor *rows = expanded(&local, unsqueezed(&local, input, d), ndim, shape);
-    tsr_tensor *diagonal =
-        k ? tsr__gx_binary(&local, TSR_OP_EQ, tsr_operand_tensor(i), tsr_operand_tensor(k)) : NULL;
-    tsr_tensor *omitted =
-        rows ? tsr__gx_where(&local, diagonal, tsr__gx_float(1.0), tsr_operand_tensor(rows)) : NULL;
-    tsr_tensor *products = cumprod_along(&local, omitted, d + 1);
-    tsr_tensor *later =
-        k ? tsr__gx_binary(&local, TSR_OP_GE, tsr_operand_tensor(k), tsr_operand_tensor(i)) : NULL;
-    tsr_tensor *terms =
-        tsr__gx_mask(&local, later, tsr__gx_mul(&local, unsqueezed(&local, g, d), products));
-    tsr_tensor *result = NULL;
-    tsr__gx_result(&local, &result, sum_along(&local, terms, d + 1));
-    tsr_status st = tsr__gx_finish(&local);
-    return tsr__gx_keep(x, st, result);
-}
-
-/* Whether any element of a bool tensor is true (read back to the host, as
- * PyTorch's is_zero.any().item()). */
-static bool any_true(tsr__gx *x, const tsr_tensor *mask)
-{
-    if (x->status != TSR_OK || !mask)
-        return false;
-    tsr_tensor *any = NULL;
-    bool value = false;
-    tsr_status st = tsr_any(mask, NULL, 0, false, &any);
-    if (st == TSR_OK)
-        st = tsr_to_host(any, &value, sizeof value);
-    tsr__gx_keep(x, st, any);
-    return value;
-}
-
-/* cumprod, as PyTorch's cumprod_backward: without zeros reverse_cumsum(g *
- * out) / x. With zeros, before a slice's first zero the same; at the first
- * zero reverse_cumsum(g * out') with out' the cumprod of x whose first zero
- * is replaced by 1; after it 0 -- unless grad mode is on (double backward),
- * where the quadratic form keeps the dependence on the zeros. */
-static tsr_tensor *cumprod_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_tensor *input,
-                                const tsr_tensor *result, const tsr_tensor *g)
-{
-    if (x->status != TSR_OK)
-        return NULL;
-    if (a->ndim == 0 || a->in_shape[a->dim] <= 1)
-        return tsr__gx_same(x, g);
-    tsr_tensor *zero = tsr__gx_compare(x, TSR_OP_EQ, input, tsr__gx_float(0.0)), *seen = NULL;
-    if (!any_true(x, zero))
-        return tsr__gx_div(x, reverse_cumsum(x, tsr__gx_mul(x, g, result), a->dim), input);
-    if (tsr_grad_mode_enabled())
-        return cumprod_grad_quadratic(x, a, input, g);
-    tsr_status st = tsr_cumsum(zero, a->dim, TSR_DTYPE_INFER, &seen);
-    tsr__gx_keep(x, st, seen);
-    tsr_tensor *before = tsr__gx_compare(x, TSR_OP_EQ, seen, tsr_operand_scalar(tsr_scalar_int(0)));
-    tsr_tensor *first = tsr__gx_compare(x, TSR_OP_EQ, seen, tsr_operand_scalar(tsr_scalar_int(1)));
-    first = first ? tsr__gx_binary(x, TSR_OP_LOGICAL_AND, tsr_operand_tensor(first),
-                                   tsr_operand_tensor(zero))
-                  : NULL;
-    tsr_tensor *patched =
-        first ? tsr__gx_where(x, first, tsr__gx_float(1.0), tsr_operand_tensor(input)) : NULL;
-    tsr_tensor *replaced = cumprod_along(x, patched, a->dim);
-    tsr_tensor *divisor =
-        before ? tsr__gx_where(x, before, tsr_operand_tensor(input), tsr__gx_float(1.0)) : NULL;
-    tsr_tensor *early =
-        tsr__gx_div(x, reverse_cumsum(x, tsr__gx_mul(x, g, result), a->dim), divisor);
-    tsr_tensor *at_first = reverse_cumsum(x, tsr__gx_mul(x, g, replaced), a->dim);
-    tsr_tensor *late = tsr__gx_mask(x, first, at_first);
-    return early ? tsr__gx_where(x, before, tsr_operand_tensor(early), tsr_operand_tensor(late))
-                 : NULL;
-}
-
-/* cummax / cummin, as PyTorch's cummaxmin_backward: each gradient goes to
- * the element its output took the value from,
- * zeros_like(input).scatter_add(dim, indices, g). */
-static tsr_tensor *cummaxmin_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_tensor *indices,
-                                  const tsr_tensor *g)
-{
-    if (x->status != TSR_OK || !indices)
-        return NULL;
-    if (a->ndim == 0)
-        return tsr__gx_same(x, g);
-    for (int d = 0; d < a->ndim; d++) {
-        if (a->in_shape[d] == 0)
-            return NULL; /* no elements: a zero gradient */
-    }
-    tsr_tensor *zeros = NULL, *r = NULL;
-    tsr_status st =
-        tsr_zeros(a->ndim, a->in_shape, tsr_tensor_dtype(g), tsr_tensor_backend(g), &zeros);
-    tsr__gx_keep(x, st, zeros);
-    if (st == TSR_OK) {
-        st = tsr_scatter_add(zeros, a->dim, indices, g, &r);
-        tsr__gx_keep(x, st, r);
-    }
-    return r;
-}
-
-/* The lowest finite value of a floating dtype (PyTorch's
- * numeric_limits<scalar_t>::lowest()). */
-static double lowest_of(tsr_dtype dtype)
-{
-    switch (dtype) {
-    case TSR_FLOAT16:
-        return -65504.0;
-    case TSR_BFLOAT16:
-        return -3.38953138925153547590470800371487866880e+38;
-    case TSR_FLOAT32:
-        return -(double)FLT_MAX;
-    default:
-        return -DBL_MAX;
-    }
-}
-
-/* flip(logcumsumexp(flip(v, dim), dim), dim): log of the sums of exp(v)
- * from each position to the end of dim. */
-static tsr_tensor *reverse_logcumsumexp(tsr__gx *x, const tsr_tensor *v, int dim)
-{
-    if (x->status != TSR_OK || !v)
-        return NULL;
-    int64_t d = dim;
-    tsr_tensor *flipped = NULL, *scanned = NULL, *back = NULL;
-    tsr_status st = tsr_flip(v, &d, 1, &flipped);
-    tsr__gx_keep(x, st, flipped);
-    if (st == TSR_OK) {
-        st = tsr_logcumsumexp(flipped, d, &scanned);
-        tsr__gx_keep(x, st, scanned);
-    }
-    if (st == TSR_OK) {
-        st = tsr_flip(scanned, &d, 1, &back);
-        tsr__gx_keep(x, st, back);
-    }
-    return back;
-}
-
-/* logcumsumexp, as PyTorch 1.13's logcumsumexp_backward for real inputs:
- * the gradient is exp(x) * reverse_cumsum(g * exp(-out)), computed in log
- * space with g split into its positive and negative parts (log|g| where g
- * has that sign, the dtype's lowest value elsewhere):
- * exp(reverse_logcumsumexp(log g+ - out) + x) - the same for g-. */
-static tsr_tensor *logcumsumexp_grad(tsr__gx *x, const reduce_grad_attrs *a,
-                                     const tsr_tensor *input, const tsr_tensor *result,
-                                     const tsr_tensor *g)
-{
-    if (x->status != TSR_OK || !g)
-        return NULL;
-    if (a->ndim == 0 || tsr_tensor_numel(g) == 0)
-        return tsr__gx_same(x, g);
-    tsr_operand lowest = tsr__gx_float(lowest_of(tsr_tensor_dtype(g)));
-    tsr_tensor *log_abs = tsr__gx_unary(x, TSR_OP_LOG, tsr__gx_unary(x, TSR_OP_ABS, g));
-    tsr_tensor *positive = tsr__gx_compare(x, TSR_OP_GT, g, tsr__gx_float(0.0));
-    tsr_tensor *negative = tsr__gx_compare(x, TSR_OP_LT, g, tsr__gx_float(0.0));
-    tsr_tensor *log_pos =
-        positive ? tsr__gx_where(x, positive, tsr_operand_tensor(log_abs), lowest) : NULL;
-    tsr_tensor *log_neg =
-        negative ? tsr__gx_where(x, negative, tsr_operand_tensor(log_abs), lowest) : NULL;
-    tsr_tensor *out_pos = tsr__gx_unary(
-        x, TSR_OP_EXP,
-        tsr__gx_add(x, reverse_logcumsumexp(x, tsr__gx_sub(x, log_pos, result), a->dim), input));
-    tsr_tensor *out_neg = tsr__gx_unary(
-        x, TSR_OP_EXP,
-        tsr__gx_add(x, reverse_logcumsumexp(x, tsr__gx_sub(x, log_neg, result), a->dim), input));
-    return tsr__gx_sub(x, out_pos, out_neg);
-}
-
 /* ------------------------------------------------------------------------ */
 /* The node                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -509,16 +275,14 @@ static tsr_tensor *logcumsumexp_grad(tsr__gx *x, const reduce_grad_attrs *a,
 /* Which saved tensors each kind's formula reads. */
 static bool saves_input(tsr__reduce_grad_kind kind)
 {
-    return kind != TSR__RGRAD_SUM && kind != TSR__RGRAD_MEAN && kind != TSR__RGRAD_SELECT &&
-           kind != TSR__RGRAD_CUMSUM && kind != TSR__RGRAD_CUMMAXMIN;
+    return kind != TSR__RGRAD_SUM && kind != TSR__RGRAD_MEAN && kind != TSR__RGRAD_SELECT;
 }
 
 static bool saves_result(tsr__reduce_grad_kind kind)
 {
     return kind == TSR__RGRAD_EXTREMUM || kind == TSR__RGRAD_EXTREMUM_ALL ||
            kind == TSR__RGRAD_AMINMAX || kind == TSR__RGRAD_STD || kind == TSR__RGRAD_STD_MEAN ||
-           kind == TSR__RGRAD_NORM || kind == TSR__RGRAD_LOGSUMEXP || kind == TSR__RGRAD_CUMPROD ||
-           kind == TSR__RGRAD_LOGCUMSUMEXP;
+           kind == TSR__RGRAD_NORM || kind == TSR__RGRAD_LOGSUMEXP;
 }
 
 /* The gradient of the mean output of var_mean / std_mean, added to the first. */
@@ -572,14 +336,6 @@ static tsr_tensor *formula(tsr__gx *x, tsr__node *node, const reduce_grad_attrs 
         return tsr__gx_mul(
             x, unsqueeze_reduced(x, a, g),
             tsr__gx_unary(x, TSR_OP_EXP, tsr__gx_sub(x, input, unsqueeze_reduced(x, a, result))));
-    case TSR__RGRAD_CUMSUM:
-        return a->ndim == 0 ? tsr__gx_same(x, g) : reverse_cumsum(x, g, a->dim);
-    case TSR__RGRAD_CUMPROD:
-        return cumprod_grad(x, a, input, result, g);
-    case TSR__RGRAD_CUMMAXMIN:
-        return cummaxmin_grad(x, a, saved(x, node, SAVED_INDICES), g);
-    case TSR__RGRAD_LOGCUMSUMEXP:
-        return logcumsumexp_grad(x, a, input, result, g);
     case TSR__RGRAD_NONE:
         break;
     }
@@ -596,7 +352,7 @@ static tsr_status reduce_backward(tsr__node *node, tsr_tensor *const *grads,
     return tsr__gx_finish(&x);
 }
 
-/* Records the node of a reduction or scan whose input is t and whose
+/* Records the node of a reduction whose input is t and whose
  * floating outputs are outs[0 .. nouts). */
 static tsr_status record(const char *name, const reduce_grad_attrs *attrs, const tsr_tensor *t,
                          tsr_tensor *const *outs, int nouts, const tsr_tensor *indices)
@@ -643,15 +399,4 @@ tsr_status tsr__grad_record_reduce(tsr__reduce_grad_kind kind, const char *name,
             attrs.dim = d; /* the one dim of max(dim) and min(dim) */
     }
     return record(name, &attrs, t, outs, nouts, indices);
-}
-
-tsr_status tsr__grad_record_scan(tsr__reduce_grad_kind kind, const char *name, const tsr_tensor *t,
-                                 int dim, tsr_tensor *out, const tsr_tensor *indices)
-{
-    if (!wanted(t, &out))
-        return TSR_OK;
-    reduce_grad_attrs attrs = {.kind = kind, .ndim = t->ndim, .dim = dim, .terms = 1};
-    memcpy(attrs.in_shape, t->shape, (size_t)t->ndim * sizeof *t->shape);
-    memcpy(attrs.kept_shape, t->shape, (size_t)t->ndim * sizeof *t->shape);
-    return record(name, &attrs, t, &out, 1, indices);
 }
