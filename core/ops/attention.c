@@ -15,6 +15,8 @@
 #include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
+#include "ops/attention.h"
+#include "ops/attention_grad.h"
 #include "tensor/shape.h"
 #include "ops/grad_expr.h"
 

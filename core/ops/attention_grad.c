@@ -11,6 +11,8 @@
 #include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
+#include "ops/attention.h"
+#include "ops/attention_grad.h"
 #include "ops/grad_expr.h"
 
 enum { SAVED_Q, SAVED_K, SAVED_V, SAVED_MASK, SAVED_Y, SAVED_LSE, SAVED_COUNT };

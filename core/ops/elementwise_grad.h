@@ -5,7 +5,7 @@
 
 #include "autograd/graph.h"
 
-/* ---- records of the foundation's ops (grad_elementwise.c, grad_views.c) - */
+/* ---- records of the foundation's ops (elementwise_grad.c, views_grad.c) - */
 
 tsr_status tsr__grad_record_binary(tsr_op op, tsr_operand a, tsr_operand b,
                                    const tsr_elementwise_attrs *attrs, tsr_tensor *out);

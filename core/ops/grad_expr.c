@@ -1,9 +1,53 @@
-/* Gradient expressions: formulas written as chains of public ops that stop
- * at the first failure and release their temporaries together. */
+/* Gradient expressions: recording a node, and formulas written as chains
+ * of public ops that stop at the first failure and release their
+ * temporaries together. */
 #include "ops/grad_expr.h"
 #include "autograd/graph.h"
 
 #include "runtime/error.h"
+
+tsr_status tsr__grad_node_start(const char *name, tsr__backward_fn fn,
+                                const tsr_tensor *const *inputs, int count, int saved,
+                                size_t attrs_size, const tsr_tensor *out, tsr__node **node)
+{
+    *node = NULL;
+    if (!tsr__grad_wanted(inputs, count) || !tsr_dtype_is_floating(out->dtype))
+        return TSR_OK;
+    tsr_status st = tsr__node_create(name, fn, count, 1, saved, attrs_size, node);
+    for (int i = 0; i < count && st == TSR_OK; i++)
+        st = tsr__node_set_input(*node, i, inputs[i]);
+    if (st != TSR_OK) {
+        tsr__node_release(*node);
+        *node = NULL;
+    }
+    return st;
+}
+
+tsr_status tsr__grad_node_finish(tsr__node *node, tsr_status st, const tsr_tensor *saved,
+                                 tsr_tensor *out)
+{
+    if (!node)
+        return st;
+    if (st == TSR_OK && saved)
+        st = tsr__node_save(node, 0, saved, "index");
+    if (st == TSR_OK)
+        st = tsr__node_attach(node, 0, out);
+    tsr__node_release(node);
+    return st;
+}
+
+tsr_status tsr__grad_zeros_for(tsr__node *node, int i, const tsr_tensor *g, tsr_tensor **out)
+{
+    const tsr__grad_meta *m = tsr__node_input_meta(node, i);
+    return tsr_zeros(m->ndim, m->shape, tsr_tensor_dtype(g), tsr_tensor_backend(g), out);
+}
+
+tsr_status tsr__grad_retain(const tsr_tensor *g, tsr_tensor **out)
+{
+    tsr_tensor_retain(g);
+    *out = (tsr_tensor *)g;
+    return TSR_OK;
+}
 
 tsr_tensor *tsr__gx_keep(tsr__gx *x, tsr_status st, tsr_tensor *t)
 {
@@ -100,6 +144,44 @@ tsr_tensor *tsr__gx_rsub_scalar(tsr__gx *x, double value, const tsr_tensor *a)
         return NULL;
     return tsr__gx_binary(x, TSR_OP_SUB, tsr_operand_scalar(tsr_scalar_float(value)),
                           tsr_operand_tensor(a));
+}
+
+tsr_operand tsr__gx_float(double v)
+{
+    return tsr_operand_scalar(tsr_scalar_float(v));
+}
+
+tsr_tensor *tsr__gx_compare(tsr__gx *x, tsr_op op, const tsr_tensor *t, tsr_operand other)
+{
+    if (!t)
+        return NULL;
+    return tsr__gx_binary(x, op, tsr_operand_tensor(t), other);
+}
+
+tsr_tensor *tsr__gx_same(tsr__gx *x, const tsr_tensor *g)
+{
+    if (x->status != TSR_OK || !g)
+        return NULL;
+    tsr_tensor_retain(g);
+    return tsr__gx_keep(x, TSR_OK, (tsr_tensor *)g);
+}
+
+tsr_tensor *tsr__gx_positions(tsr__gx *x, tsr_backend *backend, int64_t n, int at, int ndim)
+{
+    if (x->status != TSR_OK)
+        return NULL;
+    int64_t shape[TSR_MAX_DIMS];
+    for (int d = 0; d < ndim; d++)
+        shape[d] = d == at ? n : 1;
+    tsr_tensor *range = NULL, *shaped = NULL;
+    tsr_status st = tsr_arange(tsr_scalar_int(0), tsr_scalar_int(n), tsr_scalar_int(1), TSR_INT64,
+                               backend, &range);
+    tsr__gx_keep(x, st, range);
+    if (st == TSR_OK) {
+        st = tsr_view(range, ndim, shape, &shaped);
+        tsr__gx_keep(x, st, shaped);
+    }
+    return shaped;
 }
 
 tsr_tensor *tsr__gx_where(tsr__gx *x, const tsr_tensor *condition, tsr_operand a, tsr_operand b)

@@ -1,5 +1,5 @@
-/* Writing backward formulas with public ops: tsr__gx chains and
- * sum_to_shape (internal). */
+/* Writing backward formulas with public ops: recording a node, tsr__gx
+ * chains and sum_to_shape (internal). */
 #ifndef TSR_CORE_OPS_GRAD_EXPR_H
 #define TSR_CORE_OPS_GRAD_EXPR_H
 
@@ -8,6 +8,24 @@
 /* Sums t over the dims that broadcasting added or expanded so that it has
  * `shape`, in t's dtype. Differentiable. */
 tsr_status tsr__sum_to_shape(const tsr_tensor *t, int ndim, const int64_t *shape, tsr_tensor **out);
+
+/* ---- recording a node -------------------------------------------------- */
+
+/* A node for `name` with one output and its inputs connected (NULL entries
+ * and tensors that need no gradient get no edge), or NULL in *node when no
+ * input wants a gradient or out is not floating. On failure *node is NULL. */
+tsr_status tsr__grad_node_start(const char *name, tsr__backward_fn fn,
+                                const tsr_tensor *const *inputs, int count, int saved,
+                                size_t attrs_size, const tsr_tensor *out, tsr__node **node);
+/* Ends what tsr__grad_node_start began (nothing when node is NULL): saves
+ * `saved` (NULL: nothing) in slot 0 under the name "index", attaches out
+ * and lets out own the node. Returns st or the first failure after it. */
+tsr_status tsr__grad_node_finish(tsr__node *node, tsr_status st, const tsr_tensor *saved,
+                                 tsr_tensor *out);
+/* zeros with the shape of node's input i and g's dtype and backend. */
+tsr_status tsr__grad_zeros_for(tsr__node *node, int i, const tsr_tensor *g, tsr_tensor **out);
+/* A new reference to g in *out (a gradient passed through unchanged). */
+tsr_status tsr__grad_retain(const tsr_tensor *g, tsr_tensor **out);
 
 /* ---- gradient expressions ---------------------------------------------- */
 
@@ -34,6 +52,15 @@ tsr_tensor *tsr__gx_scale(tsr__gx *x, const tsr_tensor *a, double factor);
 tsr_tensor *tsr__gx_add_scalar(tsr__gx *x, const tsr_tensor *a, double value);
 /* value - a */
 tsr_tensor *tsr__gx_rsub_scalar(tsr__gx *x, double value, const tsr_tensor *a);
+/* A double as an operand. */
+tsr_operand tsr__gx_float(double v);
+/* op(t, other) for a t that may be NULL (a failed step). */
+tsr_tensor *tsr__gx_compare(tsr__gx *x, tsr_op op, const tsr_tensor *t, tsr_operand other);
+/* g itself, as a temporary of x. */
+tsr_tensor *tsr__gx_same(tsr__gx *x, const tsr_tensor *g);
+/* Positions 0 .. n-1 of a dim of size n (int64), shaped to broadcast along
+ * dim `at` of a tensor of rank `ndim`. */
+tsr_tensor *tsr__gx_positions(tsr__gx *x, tsr_backend *backend, int64_t n, int at, int ndim);
 /* where(condition, a, 0) */
 tsr_tensor *tsr__gx_mask(tsr__gx *x, const tsr_tensor *condition, const tsr_tensor *a);
 tsr_tensor *tsr__gx_where(tsr__gx *x, const tsr_tensor *condition, tsr_operand a, tsr_operand b);

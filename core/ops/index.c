@@ -7,6 +7,7 @@
 #include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/index_grad.h"
+#include "ops/rearrange_grad.h"
 #include "ops/index_util.h"
 #include "tensor/shape.h"
 

@@ -3,9 +3,9 @@
  * l1_loss, smooth_l1_loss, binary_cross_entropy(_with_logits).
  * cross_entropy, nll_loss, smooth_l1_loss and binary_cross_entropy run their
  * steps without recording and add one node with PyTorch's own gradient
- * (grad_nn.c); the others are compositions of recorded ops. cross_entropy
+ * (loss_grad.c); the others are compositions of recorded ops. cross_entropy
  * with class indices runs the backend's fused kernel where it has one
- * (ops_cross_entropy.c) and these steps elsewhere. */
+ * (loss_cross_entropy.c) and these steps elsewhere. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -13,6 +13,9 @@
 #include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
+#include "ops/softmax.h"
+#include "ops/loss.h"
+#include "ops/loss_grad.h"
 #include "tensor/shape.h"
 #include "ops/grad_expr.h"
 

@@ -1,7 +1,7 @@
 /* cross_entropy with class indices through a backend's fused kernel
  * (TSR_OP_CROSS_ENTROPY): one kernel call reads the logits once and writes
  * per-sample loss, logsumexp and target weight; the reductions are a sum
- * over N values. The composite in ops_loss.c stays for backends without the
+ * over N values. The composite in loss.c stays for backends without the
  * kernel and for class-probability targets, and TESSERA_FUSED_CROSS_ENTROPY=0
  * selects it everywhere, so that conformance runs can check both paths. */
 #include <stdatomic.h>
@@ -12,6 +12,7 @@
 #include "tensor/launch.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
+#include "ops/loss.h"
 #include "ops/grad_expr.h"
 
 /* -1 until the environment has been read; a race only reads it twice. */

@@ -7,7 +7,7 @@
 #include "tensor/scalar.h"
 #include "ops/elementwise.h"
 #include "runtime/error.h"
-#include "ops/index_grad.h"
+#include "ops/mask_grad.h"
 #include "ops/index_util.h"
 #include "tensor/shape.h"
 #include "ops/inplace.h"

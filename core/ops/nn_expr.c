@@ -1,7 +1,26 @@
-/* Public ops as steps of a tsr__gx chain, for the neural-network composites:
- * a formula reads as one line per step and releases its temporaries once. */
+/* Helpers the neural-network composites share: public ops as steps of a
+ * tsr__gx chain (so a formula reads as one line per step and releases its
+ * temporaries once), the parameter dtype check and releasing arrays. */
 #include "ops/nn.h"
 #include "ops/grad_expr.h"
+#include "runtime/error.h"
+
+void tsr__release_all(tsr_tensor **tensors, int count)
+{
+    for (int i = 0; i < count; i++) {
+        tsr_tensor_release(tensors[i]);
+        tensors[i] = NULL;
+    }
+}
+
+tsr_status tsr__nn_same_dtype(const char *name, const char *arg, const tsr_tensor *param,
+                              tsr_dtype expected)
+{
+    if (!param || param->dtype == expected)
+        return TSR_OK;
+    return tsr__set_error(TSR_ERR_DTYPE, "%s: expected %s of dtype %s (the input's), but found %s",
+                          name, arg, tsr_dtype_name(expected), tsr_dtype_name(param->dtype));
+}
 
 tsr_tensor *tsr__nn_sum(tsr__gx *x, const tsr_tensor *t, const int64_t *dims, int ndims,
                         bool keepdim)

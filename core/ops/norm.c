@@ -9,24 +9,9 @@
 #include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
+#include "ops/norm.h"
+#include "ops/norm_grad.h"
 #include "tensor/shape.h"
-
-void tsr__release_all(tsr_tensor **tensors, int count)
-{
-    for (int i = 0; i < count; i++) {
-        tsr_tensor_release(tensors[i]);
-        tensors[i] = NULL;
-    }
-}
-
-tsr_status tsr__nn_same_dtype(const char *name, const char *arg, const tsr_tensor *param,
-                              tsr_dtype expected)
-{
-    if (!param || param->dtype == expected)
-        return TSR_OK;
-    return tsr__set_error(TSR_ERR_DTYPE, "%s: expected %s of dtype %s (the input's), but found %s",
-                          name, arg, tsr_dtype_name(expected), tsr_dtype_name(param->dtype));
-}
 
 /* ------------------------------------------------------------------------ */
 /* The fused kernels                                                         */

@@ -31,7 +31,7 @@ tsr_status tsr__matmul_check_coefficient(const char *name, const char *what, tsr
                                          tsr_dtype dtype);
 
 /* Records the node of tsr__matmul_general when autograd wants one
- * (grad_products.c). `out` is the result computed from a, b and c. */
+ * (products_grad.c). `out` is the result computed from a, b and c. */
 tsr_status tsr__grad_record_matmul(const char *name, const tsr_tensor *a, const tsr_tensor *b,
                                    const tsr_tensor *c, tsr_scalar alpha, tsr_scalar beta,
                                    tsr_tensor *out);

@@ -1,4 +1,4 @@
-/* Shared machinery of the reductions and scans (internal). */
+/* Shared machinery of the reductions (internal). */
 #ifndef TSR_CORE_REDUCE_H
 #define TSR_CORE_REDUCE_H
 
@@ -30,7 +30,7 @@ tsr_status tsr__reduce_require_nonempty(const char *op, const tsr_tensor *t,
 /* For ops PyTorch 1.13 defines on one dim or all of them. */
 tsr_status tsr__reduce_require_one_dim(const char *op, int ndims);
 
-/* ---- gradients (grad_reduce.c) ---- */
+/* ---- gradients (reduce_grad.c) ---- */
 
 /* Which formula a node uses (PyTorch's derivatives.yaml). */
 typedef enum tsr__reduce_grad_kind {
@@ -50,10 +50,6 @@ typedef enum tsr__reduce_grad_kind {
     TSR__RGRAD_STD_MEAN, /* two outputs (std, mean) */
     TSR__RGRAD_NORM,     /* param: ord */
     TSR__RGRAD_LOGSUMEXP,
-    TSR__RGRAD_CUMSUM,
-    TSR__RGRAD_CUMPROD,
-    TSR__RGRAD_CUMMAXMIN, /* cummax, cummin: to the indices (passed as indices) */
-    TSR__RGRAD_LOGCUMSUMEXP,
 } tsr__reduce_grad_kind;
 
 /* One reduction kernel call: t converted to `compute`, outputs of the given
@@ -90,9 +86,5 @@ tsr_status tsr__reduce_retype(const char *op, tsr_tensor **t, tsr_dtype dtype);
 tsr_status tsr__grad_record_reduce(tsr__reduce_grad_kind kind, const char *name,
                                    const tsr_tensor *t, const tsr__reduce_plan *plan, double param,
                                    tsr_tensor *const *outs, int nouts, const tsr_tensor *indices);
-/* Records scan `name` of t along dim (wrapped); indices: cummax's and
- * cummin's int64 indices (NULL for the others). */
-tsr_status tsr__grad_record_scan(tsr__reduce_grad_kind kind, const char *name, const tsr_tensor *t,
-                                 int dim, tsr_tensor *out, const tsr_tensor *indices);
 
 #endif

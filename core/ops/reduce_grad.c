@@ -1,12 +1,11 @@
-/* Gradients of the reductions and scans, as PyTorch's derivatives.yaml gives
- * them, written with public ops so that they run on every backend and can be
+/* Gradients of the reductions, as PyTorch's derivatives.yaml gives them,
+ * written with public ops so that they run on every backend and can be
  * differentiated again. */
 #include "autograd/graph.h"
 #include "runtime/error.h"
 #include "ops/reduce.h"
 #include "ops/grad_expr.h"
 
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -27,16 +26,6 @@ enum { SAVED_INPUT, SAVED_OUT0, SAVED_OUT1, SAVED_INDICES, SAVED_COUNT };
 /* ------------------------------------------------------------------------ */
 /* Building blocks                                                           */
 /* ------------------------------------------------------------------------ */
-
-static tsr_operand T(const tsr_tensor *t)
-{
-    return tsr_operand_tensor(t);
-}
-
-static tsr_operand F(double v)
-{
-    return tsr_operand_scalar(tsr_scalar_float(v));
-}
 
 /* A result's gradient with the reduced dims back as size 1, so that it
  * broadcasts against the input. */
@@ -81,56 +70,21 @@ static tsr_tensor *sum_reduced(tsr__gx *x, const reduce_grad_attrs *a, const tsr
     return tsr__gx_keep(x, st, r);
 }
 
-static tsr_tensor *compare(tsr__gx *x, tsr_op op, const tsr_tensor *t, tsr_operand other)
-{
-    if (!t)
-        return NULL;
-    return tsr__gx_binary(x, op, T(t), other);
-}
-
 /* NaN positions of t. */
 static tsr_tensor *is_nan(tsr__gx *x, const tsr_tensor *t)
 {
-    return t ? tsr__gx_binary(x, TSR_OP_NE, T(t), T(t)) : NULL;
+    return t ? tsr__gx_binary(x, TSR_OP_NE, tsr_operand_tensor(t), tsr_operand_tensor(t)) : NULL;
 }
 
 static tsr_tensor *power(tsr__gx *x, const tsr_tensor *t, double p)
 {
-    return t ? tsr__gx_binary(x, TSR_OP_POW, T(t), F(p)) : NULL;
+    return t ? tsr__gx_binary(x, TSR_OP_POW, tsr_operand_tensor(t), tsr__gx_float(p)) : NULL;
 }
 
 /* where(condition, 0, t) */
 static tsr_tensor *zero_where(tsr__gx *x, const tsr_tensor *condition, const tsr_tensor *t)
 {
-    return t ? tsr__gx_where(x, condition, F(0.0), T(t)) : NULL;
-}
-
-/* v summed from each position to the end of dim: sum - cumsum + v. */
-static tsr_tensor *reverse_cumsum(tsr__gx *x, const tsr_tensor *v, int dim)
-{
-    if (x->status != TSR_OK || !v)
-        return NULL;
-    tsr__gx local = {0};
-    int64_t d = dim;
-    tsr_tensor *total = NULL, *running = NULL, *result = NULL;
-    tsr_status st = tsr_sum(v, &d, 1, true, TSR_DTYPE_INFER, &total);
-    tsr__gx_keep(&local, st, total);
-    if (st == TSR_OK) {
-        st = tsr_cumsum(v, d, TSR_DTYPE_INFER, &running);
-        tsr__gx_keep(&local, st, running);
-    }
-    tsr__gx_result(&local, &result, tsr__gx_add(&local, tsr__gx_sub(&local, total, running), v));
-    st = tsr__gx_finish(&local);
-    return tsr__gx_keep(x, st, result);
-}
-
-/* g itself, as a temporary of x. */
-static tsr_tensor *same(tsr__gx *x, const tsr_tensor *g)
-{
-    if (x->status != TSR_OK || !g)
-        return NULL;
-    tsr_tensor_retain(g);
-    return tsr__gx_keep(x, TSR_OK, (tsr_tensor *)g);
+    return t ? tsr__gx_where(x, condition, tsr__gx_float(0.0), tsr_operand_tensor(t)) : NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -149,7 +103,8 @@ static tsr_tensor *extremum_grad(tsr__gx *x, const reduce_grad_attrs *a, const t
                                  const tsr_tensor *result, const tsr_tensor *g)
 {
     tsr_tensor *r = unsqueeze_reduced(x, a, result);
-    tsr_tensor *mask = r ? tsr__gx_binary(x, TSR_OP_EQ, T(input), T(r)) : NULL;
+    tsr_tensor *mask =
+        r ? tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(input), tsr_operand_tensor(r)) : NULL;
     tsr_tensor *count = sum_reduced(x, a, mask, tsr_tensor_dtype(g));
     return tsr__gx_mul(x, tsr__gx_div(x, unsqueeze_reduced(x, a, g), count), mask);
 }
@@ -161,31 +116,15 @@ static tsr_tensor *extremum_all_grad(tsr__gx *x, const reduce_grad_attrs *a,
                                      const tsr_tensor *g)
 {
     tsr_tensor *nan_result = is_nan(x, result);
-    tsr_tensor *equal = result ? tsr__gx_binary(x, TSR_OP_EQ, T(input), T(result)) : NULL;
+    tsr_tensor *equal =
+        result ? tsr__gx_binary(x, TSR_OP_EQ, tsr_operand_tensor(input), tsr_operand_tensor(result))
+               : NULL;
     tsr_tensor *nan_input = is_nan(x, input);
-    tsr_tensor *mask = equal ? tsr__gx_where(x, nan_result, T(nan_input), T(equal)) : NULL;
+    tsr_tensor *mask = equal ? tsr__gx_where(x, nan_result, tsr_operand_tensor(nan_input),
+                                             tsr_operand_tensor(equal))
+                             : NULL;
     tsr_tensor *count = sum_reduced(x, a, mask, tsr_tensor_dtype(g));
     return tsr__gx_mask(x, mask, tsr__gx_div(x, unsqueeze_reduced(x, a, g), count));
-}
-
-/* Positions 0 .. n-1 of a dim of size n, shaped to broadcast along dim
- * `at` of a tensor of rank `ndim`. */
-static tsr_tensor *positions(tsr__gx *x, tsr_backend *backend, int64_t n, int at, int ndim)
-{
-    if (x->status != TSR_OK)
-        return NULL;
-    int64_t shape[TSR_MAX_DIMS];
-    for (int d = 0; d < ndim; d++)
-        shape[d] = d == at ? n : 1;
-    tsr_tensor *range = NULL, *shaped = NULL;
-    tsr_status st = tsr_arange(tsr_scalar_int(0), tsr_scalar_int(n), tsr_scalar_int(1), TSR_INT64,
-                               backend, &range);
-    tsr__gx_keep(x, st, range);
-    if (st == TSR_OK) {
-        st = tsr_view(range, ndim, shape, &shaped);
-        tsr__gx_keep(x, st, shaped);
-    }
-    return shaped;
 }
 
 /* max(dim) / min(dim): the gradient goes to the selected index. */
@@ -195,10 +134,12 @@ static tsr_tensor *select_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr
     if (x->status != TSR_OK || !indices)
         return NULL;
     if (a->ndim == 0)
-        return same(x, g);
+        return tsr__gx_same(x, g);
     tsr_tensor *at =
-        positions(x, tsr_tensor_backend(indices), a->in_shape[a->dim], a->dim, a->ndim);
-    tsr_tensor *picked = at ? compare(x, TSR_OP_EQ, unsqueeze_reduced(x, a, indices), T(at)) : NULL;
+        tsr__gx_positions(x, tsr_tensor_backend(indices), a->in_shape[a->dim], a->dim, a->ndim);
+    tsr_tensor *picked =
+        at ? tsr__gx_compare(x, TSR_OP_EQ, unsqueeze_reduced(x, a, indices), tsr_operand_tensor(at))
+           : NULL;
     return tsr__gx_mask(x, picked, unsqueeze_reduced(x, a, g));
 }
 
@@ -216,14 +157,22 @@ static tsr_tensor *zero_factor(tsr__gx *x, const reduce_grad_attrs *a, const tsr
     tsr_tensor *result = NULL;
     tsr_tensor *zero_sum =
         sum_reduced(&local, a, tsr__gx_mask(&local, zero, input), tsr_tensor_dtype(input));
-    tsr_tensor *single = compare(&local, TSR_OP_EQ, zeros, F(1.0));
+    tsr_tensor *single = tsr__gx_compare(&local, TSR_OP_EQ, zeros, tsr__gx_float(1.0));
     tsr_tensor *other_zero = tsr__gx_sub(&local, zero_sum, input);
-    tsr_tensor *at_zero = single ? tsr__gx_where(&local, single, F(1.0), T(other_zero)) : NULL;
-    tsr_tensor *elsewhere = zero_where(&local, compare(&local, TSR_OP_NE, zeros, F(1.0)), zero_sum);
-    tsr_tensor *mixed = at_zero ? tsr__gx_where(&local, zero, T(at_zero), T(elsewhere)) : NULL;
-    tsr_tensor *many = zero_where(&local, compare(&local, TSR_OP_GT, zeros, F(2.0)), mixed);
-    tsr_tensor *none = compare(&local, TSR_OP_EQ, zeros, F(0.0));
-    tsr__gx_result(&local, &result, none ? tsr__gx_where(&local, none, F(1.0), T(many)) : NULL);
+    tsr_tensor *at_zero =
+        single ? tsr__gx_where(&local, single, tsr__gx_float(1.0), tsr_operand_tensor(other_zero))
+               : NULL;
+    tsr_tensor *elsewhere =
+        zero_where(&local, tsr__gx_compare(&local, TSR_OP_NE, zeros, tsr__gx_float(1.0)), zero_sum);
+    tsr_tensor *mixed = at_zero ? tsr__gx_where(&local, zero, tsr_operand_tensor(at_zero),
+                                                tsr_operand_tensor(elsewhere))
+                                : NULL;
+    tsr_tensor *many =
+        zero_where(&local, tsr__gx_compare(&local, TSR_OP_GT, zeros, tsr__gx_float(2.0)), mixed);
+    tsr_tensor *none = tsr__gx_compare(&local, TSR_OP_EQ, zeros, tsr__gx_float(0.0));
+    tsr__gx_result(&local, &result,
+                   none ? tsr__gx_where(&local, none, tsr__gx_float(1.0), tsr_operand_tensor(many))
+                        : NULL);
     tsr_status st = tsr__gx_finish(&local);
     return tsr__gx_keep(x, st, result);
 }
@@ -236,10 +185,11 @@ static tsr_tensor *prod_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_t
     if (x->status != TSR_OK)
         return NULL;
     if (a->ndim == 0)
-        return same(x, g);
-    tsr_tensor *zero = compare(x, TSR_OP_EQ, input, F(0.0));
+        return tsr__gx_same(x, g);
+    tsr_tensor *zero = tsr__gx_compare(x, TSR_OP_EQ, input, tsr__gx_float(0.0));
     tsr_tensor *zeros = sum_reduced(x, a, zero, tsr_tensor_dtype(input));
-    tsr_tensor *safe = zero ? tsr__gx_where(x, zero, F(1.0), T(input)) : NULL;
+    tsr_tensor *safe =
+        zero ? tsr__gx_where(x, zero, tsr__gx_float(1.0), tsr_operand_tensor(input)) : NULL;
     tsr_tensor *nonzero_product = NULL;
     if (safe) {
         int64_t dims[TSR_MAX_DIMS];
@@ -278,7 +228,8 @@ static tsr_tensor *std_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_te
                             const tsr_tensor *result, const tsr_tensor *g)
 {
     tsr_tensor *half = tsr__gx_div(x, g, tsr__gx_scale(x, result, 2.0));
-    return var_grad(x, a, input, zero_where(x, compare(x, TSR_OP_EQ, result, F(0.0)), half));
+    return var_grad(x, a, input,
+                    zero_where(x, tsr__gx_compare(x, TSR_OP_EQ, result, tsr__gx_float(0.0)), half));
 }
 
 /* linalg_vector_norm, as PyTorch's norm_backward. */
@@ -292,19 +243,21 @@ static tsr_tensor *norm_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_t
     tsr_tensor *sign = tsr__gx_unary(x, TSR_OP_SIGN, input);
     if (p == 1.0)
         return tsr__gx_mul(x, sign, gk);
-    tsr_tensor *norm_zero = compare(x, TSR_OP_EQ, nk, F(0.0));
+    tsr_tensor *norm_zero = tsr__gx_compare(x, TSR_OP_EQ, nk, tsr__gx_float(0.0));
     if (p == 2.0)
         return tsr__gx_mul(x, gk, zero_where(x, norm_zero, tsr__gx_div(x, input, nk)));
     tsr_tensor *magnitude = tsr__gx_unary(x, TSR_OP_ABS, input);
     if (isinf(p)) {
-        tsr_tensor *hit = compare(x, TSR_OP_EQ, magnitude, T(nk));
+        tsr_tensor *hit = tsr__gx_compare(x, TSR_OP_EQ, magnitude, tsr_operand_tensor(nk));
         tsr_tensor *nan = is_nan(x, magnitude);
-        tsr_tensor *mask = hit ? tsr__gx_binary(x, TSR_OP_LOGICAL_OR, T(hit), T(nan)) : NULL;
+        tsr_tensor *mask = hit ? tsr__gx_binary(x, TSR_OP_LOGICAL_OR, tsr_operand_tensor(hit),
+                                                tsr_operand_tensor(nan))
+                               : NULL;
         tsr_tensor *count = sum_reduced(x, a, mask, tsr_tensor_dtype(g));
         return tsr__gx_mul(x, sign, tsr__gx_mul(x, tsr__gx_div(x, gk, count), mask));
     }
     if (p < 1.0) {
-        tsr_tensor *input_zero = compare(x, TSR_OP_EQ, input, F(0.0));
+        tsr_tensor *input_zero = tsr__gx_compare(x, TSR_OP_EQ, input, tsr__gx_float(0.0));
         tsr_tensor *scaled =
             tsr__gx_mul(x, sign, zero_where(x, input_zero, power(x, magnitude, p - 1.0)));
         return tsr__gx_mul(x, tsr__gx_mul(x, scaled, gk), power(x, nk, 1.0 - p));
@@ -315,210 +268,6 @@ static tsr_tensor *norm_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_t
     return tsr__gx_mul(x, scaled, factor);
 }
 
-static tsr_tensor *unsqueezed(tsr__gx *x, const tsr_tensor *t, int dim)
-{
-    if (x->status != TSR_OK || !t)
-        return NULL;
-    tsr_tensor *r = NULL;
-    tsr_status st = tsr_unsqueeze(t, dim, &r);
-    return tsr__gx_keep(x, st, r);
-}
-
-static tsr_tensor *expanded(tsr__gx *x, const tsr_tensor *t, int ndim, const int64_t *shape)
-{
-    if (x->status != TSR_OK || !t)
-        return NULL;
-    tsr_tensor *r = NULL;
-    tsr_status st = tsr_expand(t, ndim, shape, &r);
-    return tsr__gx_keep(x, st, r);
-}
-
-static tsr_tensor *cumprod_along(tsr__gx *x, const tsr_tensor *t, int dim)
-{
-    if (x->status != TSR_OK || !t)
-        return NULL;
-    tsr_tensor *r = NULL;
-    tsr_status st = tsr_cumprod(t, dim, TSR_DTYPE_INFER, &r);
-    return tsr__gx_keep(x, st, r);
-}
-
-static tsr_tensor *sum_along(tsr__gx *x, const tsr_tensor *t, int64_t dim)
-{
-    if (x->status != TSR_OK || !t)
-        return NULL;
-    tsr_tensor *r = NULL;
-    tsr_status st = tsr_sum(t, &dim, 1, false, TSR_DTYPE_INFER, &r);
-    return tsr__gx_keep(x, st, r);
-}
-
-/* cumprod's gradient as a differentiable function of x even at zeros (for
- * double backward, as PyTorch does under grad mode): with a new dim i in
- * front of the scanned dim k, C[i, j] = cumprod over k of (k == i ? 1 : x_k)
- * is the product up to j without x_i, and the gradient at i is
- * sum over j >= i of g_j C[i, j]. Quadratic in the dim's length. */
-static tsr_tensor *cumprod_grad_quadratic(tsr__gx *x, const reduce_grad_attrs *a,
-                                          const tsr_tensor *input, const tsr_tensor *g)
-{
-    if (x->status != TSR_OK)
-        return NULL;
-    tsr__gx local = {0};
-    int d = a->dim, ndim = a->ndim + 1;
-    int64_t n = a->in_shape[d], shape[TSR_MAX_DIMS];
-    for (int k = 0, j = 0; k < ndim; k++)
-        shape[k] = k == d ? n : a->in_shape[j++];
-    tsr_backend *backend = tsr_tensor_backend(input);
-    tsr_tensor *i = positions(&local, backend, n, d, ndim);
-    tsr_tensor *k = positions(&local, backend, n, d + 1, ndim);
-    tsr_tensor *rows = expanded(&local, unsqueezed(&local, input, d), ndim, shape);
-    tsr_tensor *diagonal = k ? tsr__gx_binary(&local, TSR_OP_EQ, T(i), T(k)) : NULL;
-    tsr_tensor *omitted = rows ? tsr__gx_where(&local, diagonal, F(1.0), T(rows)) : NULL;
-    tsr_tensor *products = cumprod_along(&local, omitted, d + 1);
-    tsr_tensor *later = k ? tsr__gx_binary(&local, TSR_OP_GE, T(k), T(i)) : NULL;
-    tsr_tensor *terms =
-        tsr__gx_mask(&local, later, tsr__gx_mul(&local, unsqueezed(&local, g, d), products));
-    tsr_tensor *result = NULL;
-    tsr__gx_result(&local, &result, sum_along(&local, terms, d + 1));
-    tsr_status st = tsr__gx_finish(&local);
-    return tsr__gx_keep(x, st, result);
-}
-
-/* Whether any element of a bool tensor is true (read back to the host, as
- * PyTorch's is_zero.any().item()). */
-static bool any_true(tsr__gx *x, const tsr_tensor *mask)
-{
-    if (x->status != TSR_OK || !mask)
-        return false;
-    tsr_tensor *any = NULL;
-    bool value = false;
-    tsr_status st = tsr_any(mask, NULL, 0, false, &any);
-    if (st == TSR_OK)
-        st = tsr_to_host(any, &value, sizeof value);
-    tsr__gx_keep(x, st, any);
-    return value;
-}
-
-/* cumprod, as PyTorch's cumprod_backward: without zeros reverse_cumsum(g *
- * out) / x. With zeros, before a slice's first zero the same; at the first
- * zero reverse_cumsum(g * out') with out' the cumprod of x whose first zero
- * is replaced by 1; after it 0 -- unless grad mode is on (double backward),
- * where the quadratic form keeps the dependence on the zeros. */
-static tsr_tensor *cumprod_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_tensor *input,
-                                const tsr_tensor *result, const tsr_tensor *g)
-{
-    if (x->status != TSR_OK)
-        return NULL;
-    if (a->ndim == 0 || a->in_shape[a->dim] <= 1)
-        return same(x, g);
-    tsr_tensor *zero = compare(x, TSR_OP_EQ, input, F(0.0)), *seen = NULL;
-    if (!any_true(x, zero))
-        return tsr__gx_div(x, reverse_cumsum(x, tsr__gx_mul(x, g, result), a->dim), input);
-    if (tsr_grad_mode_enabled())
-        return cumprod_grad_quadratic(x, a, input, g);
-    tsr_status st = tsr_cumsum(zero, a->dim, TSR_DTYPE_INFER, &seen);
-    tsr__gx_keep(x, st, seen);
-    tsr_tensor *before = compare(x, TSR_OP_EQ, seen, tsr_operand_scalar(tsr_scalar_int(0)));
-    tsr_tensor *first = compare(x, TSR_OP_EQ, seen, tsr_operand_scalar(tsr_scalar_int(1)));
-    first = first ? tsr__gx_binary(x, TSR_OP_LOGICAL_AND, T(first), T(zero)) : NULL;
-    tsr_tensor *patched = first ? tsr__gx_where(x, first, F(1.0), T(input)) : NULL;
-    tsr_tensor *replaced = cumprod_along(x, patched, a->dim);
-    tsr_tensor *divisor = before ? tsr__gx_where(x, before, T(input), F(1.0)) : NULL;
-    tsr_tensor *early =
-        tsr__gx_div(x, reverse_cumsum(x, tsr__gx_mul(x, g, result), a->dim), divisor);
-    tsr_tensor *at_first = reverse_cumsum(x, tsr__gx_mul(x, g, replaced), a->dim);
-    tsr_tensor *late = tsr__gx_mask(x, first, at_first);
-    return early ? tsr__gx_where(x, before, T(early), T(late)) : NULL;
-}
-
-/* cummax / cummin, as PyTorch's cummaxmin_backward: each gradient goes to
- * the element its output took the value from,
- * zeros_like(input).scatter_add(dim, indices, g). */
-static tsr_tensor *cummaxmin_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_tensor *indices,
-                                  const tsr_tensor *g)
-{
-    if (x->status != TSR_OK || !indices)
-        return NULL;
-    if (a->ndim == 0)
-        return same(x, g);
-    for (int d = 0; d < a->ndim; d++) {
-        if (a->in_shape[d] == 0)
-            return NULL; /* no elements: a zero gradient */
-    }
-    tsr_tensor *zeros = NULL, *r = NULL;
-    tsr_status st =
-        tsr_zeros(a->ndim, a->in_shape, tsr_tensor_dtype(g), tsr_tensor_backend(g), &zeros);
-    tsr__gx_keep(x, st, zeros);
-    if (st == TSR_OK) {
-        st = tsr_scatter_add(zeros, a->dim, indices, g, &r);
-        tsr__gx_keep(x, st, r);
-    }
-    return r;
-}
-
-/* The lowest finite value of a floating dtype (PyTorch's
- * numeric_limits<scalar_t>::lowest()). */
-static double lowest_of(tsr_dtype dtype)
-{
-    switch (dtype) {
-    case TSR_FLOAT16:
-        return -65504.0;
-    case TSR_BFLOAT16:
-        return -3.38953138925153547590470800371487866880e+38;
-    case TSR_FLOAT32:
-        return -(double)FLT_MAX;
-    default:
-        return -DBL_MAX;
-    }
-}
-
-/* flip(logcumsumexp(flip(v, dim), dim), dim): log of the sums of exp(v)
- * from each position to the end of dim. */
-static tsr_tensor *reverse_logcumsumexp(tsr__gx *x, const tsr_tensor *v, int dim)
-{
-    if (x->status != TSR_OK || !v)
-        return NULL;
-    int64_t d = dim;
-    tsr_tensor *flipped = NULL, *scanned = NULL, *back = NULL;
-    tsr_status st = tsr_flip(v, &d, 1, &flipped);
-    tsr__gx_keep(x, st, flipped);
-    if (st == TSR_OK) {
-        st = tsr_logcumsumexp(flipped, d, &scanned);
-        tsr__gx_keep(x, st, scanned);
-    }
-    if (st == TSR_OK) {
-        st = tsr_flip(scanned, &d, 1, &back);
-        tsr__gx_keep(x, st, back);
-    }
-    return back;
-}
-
-/* logcumsumexp, as PyTorch 1.13's logcumsumexp_backward for real inputs:
- * the gradient is exp(x) * reverse_cumsum(g * exp(-out)), computed in log
- * space with g split into its positive and negative parts (log|g| where g
- * has that sign, the dtype's lowest value elsewhere):
- * exp(reverse_logcumsumexp(log g+ - out) + x) - the same for g-. */
-static tsr_tensor *logcumsumexp_grad(tsr__gx *x, const reduce_grad_attrs *a,
-                                     const tsr_tensor *input, const tsr_tensor *result,
-                                     const tsr_tensor *g)
-{
-    if (x->status != TSR_OK || !g)
-        return NULL;
-    if (a->ndim == 0 || tsr_tensor_numel(g) == 0)
-        return same(x, g);
-    tsr_operand lowest = F(lowest_of(tsr_tensor_dtype(g)));
-    tsr_tensor *log_abs = tsr__gx_unary(x, TSR_OP_LOG, tsr__gx_unary(x, TSR_OP_ABS, g));
-    tsr_tensor *positive = compare(x, TSR_OP_GT, g, F(0.0));
-    tsr_tensor *negative = compare(x, TSR_OP_LT, g, F(0.0));
-    tsr_tensor *log_pos = positive ? tsr__gx_where(x, positive, T(log_abs), lowest) : NULL;
-    tsr_tensor *log_neg = negative ? tsr__gx_where(x, negative, T(log_abs), lowest) : NULL;
-    tsr_tensor *out_pos = tsr__gx_unary(
-        x, TSR_OP_EXP,
-        tsr__gx_add(x, reverse_logcumsumexp(x, tsr__gx_sub(x, log_pos, result), a->dim), input));
-    tsr_tensor *out_neg = tsr__gx_unary(
-        x, TSR_OP_EXP,
-        tsr__gx_add(x, reverse_logcumsumexp(x, tsr__gx_sub(x, log_neg, result), a->dim), input));
-    return tsr__gx_sub(x, out_pos, out_neg);
-}
-
 /* ------------------------------------------------------------------------ */
 /* The node                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -526,16 +275,14 @@ static tsr_tensor *logcumsumexp_grad(tsr__gx *x, const reduce_grad_attrs *a,
 /* Which saved tensors each kind's formula reads. */
 static bool saves_input(tsr__reduce_grad_kind kind)
 {
-    return kind != TSR__RGRAD_SUM && kind != TSR__RGRAD_MEAN && kind != TSR__RGRAD_SELECT &&
-           kind != TSR__RGRAD_CUMSUM && kind != TSR__RGRAD_CUMMAXMIN;
+    return kind != TSR__RGRAD_SUM && kind != TSR__RGRAD_MEAN && kind != TSR__RGRAD_SELECT;
 }
 
 static bool saves_result(tsr__reduce_grad_kind kind)
 {
     return kind == TSR__RGRAD_EXTREMUM || kind == TSR__RGRAD_EXTREMUM_ALL ||
            kind == TSR__RGRAD_AMINMAX || kind == TSR__RGRAD_STD || kind == TSR__RGRAD_STD_MEAN ||
-           kind == TSR__RGRAD_NORM || kind == TSR__RGRAD_LOGSUMEXP || kind == TSR__RGRAD_CUMPROD ||
-           kind == TSR__RGRAD_LOGCUMSUMEXP;
+           kind == TSR__RGRAD_NORM || kind == TSR__RGRAD_LOGSUMEXP;
 }
 
 /* The gradient of the mean output of var_mean / std_mean, added to the first. */
@@ -560,7 +307,7 @@ static tsr_tensor *formula(tsr__gx *x, tsr__node *node, const reduce_grad_attrs 
     case TSR__RGRAD_MEAN:
         return tsr__gx_scale(x, spread(x, a, g), 1.0 / (double)a->terms);
     case TSR__RGRAD_NANMEAN: {
-        tsr_tensor *number = compare(x, TSR_OP_EQ, input, T(input));
+        tsr_tensor *number = tsr__gx_compare(x, TSR_OP_EQ, input, tsr_operand_tensor(input));
         tsr_tensor *count = sum_reduced(x, a, number, tsr_tensor_dtype(g));
         return tsr__gx_mask(x, number, tsr__gx_div(x, unsqueeze_reduced(x, a, g), count));
     }
@@ -589,14 +336,6 @@ static tsr_tensor *formula(tsr__gx *x, tsr__node *node, const reduce_grad_attrs 
         return tsr__gx_mul(
             x, unsqueeze_reduced(x, a, g),
             tsr__gx_unary(x, TSR_OP_EXP, tsr__gx_sub(x, input, unsqueeze_reduced(x, a, result))));
-    case TSR__RGRAD_CUMSUM:
-        return a->ndim == 0 ? same(x, g) : reverse_cumsum(x, g, a->dim);
-    case TSR__RGRAD_CUMPROD:
-        return cumprod_grad(x, a, input, result, g);
-    case TSR__RGRAD_CUMMAXMIN:
-        return cummaxmin_grad(x, a, saved(x, node, SAVED_INDICES), g);
-    case TSR__RGRAD_LOGCUMSUMEXP:
-        return logcumsumexp_grad(x, a, input, result, g);
     case TSR__RGRAD_NONE:
         break;
     }
@@ -613,7 +352,7 @@ static tsr_status reduce_backward(tsr__node *node, tsr_tensor *const *grads,
     return tsr__gx_finish(&x);
 }
 
-/* Records the node of a reduction or scan whose input is t and whose
+/* Records the node of a reduction whose input is t and whose
  * floating outputs are outs[0 .. nouts). */
 static tsr_status record(const char *name, const reduce_grad_attrs *attrs, const tsr_tensor *t,
                          tsr_tensor *const *outs, int nouts, const tsr_tensor *indices)
@@ -660,15 +399,4 @@ tsr_status tsr__grad_record_reduce(tsr__reduce_grad_kind kind, const char *name,
             attrs.dim = d; /* the one dim of max(dim) and min(dim) */
     }
     return record(name, &attrs, t, outs, nouts, indices);
-}
-
-tsr_status tsr__grad_record_scan(tsr__reduce_grad_kind kind, const char *name, const tsr_tensor *t,
-                                 int dim, tsr_tensor *out, const tsr_tensor *indices)
-{
-    if (!wanted(t, &out))
-        return TSR_OK;
-    reduce_grad_attrs attrs = {.kind = kind, .ndim = t->ndim, .dim = dim, .terms = 1};
-    memcpy(attrs.in_shape, t->shape, (size_t)t->ndim * sizeof *t->shape);
-    memcpy(attrs.kept_shape, t->shape, (size_t)t->ndim * sizeof *t->shape);
-    return record(name, &attrs, t, &out, 1, indices);
 }

@@ -3,7 +3,7 @@
 #include "tensor/launch.h"
 #include "tensor/scalar.h"
 #include "runtime/error.h"
-#include "ops/reduce.h"
+#include "ops/scan_grad.h"
 #include "tensor/shape.h"
 
 /* Records the scan's node: out is its floating result, indices cummax's
@@ -13,15 +13,15 @@ static tsr_status record(tsr_op kernel, const tsr_tensor *t, int dim, tsr_tensor
 {
     switch (kernel) {
     case TSR_OP_CUMSUM:
-        return tsr__grad_record_scan(TSR__RGRAD_CUMSUM, "cumsum", t, dim, out, NULL);
+        return tsr__grad_record_scan(TSR__SGRAD_CUMSUM, "cumsum", t, dim, out, NULL);
     case TSR_OP_CUMPROD:
-        return tsr__grad_record_scan(TSR__RGRAD_CUMPROD, "cumprod", t, dim, out, NULL);
+        return tsr__grad_record_scan(TSR__SGRAD_CUMPROD, "cumprod", t, dim, out, NULL);
     case TSR_OP_CUMMAX:
-        return tsr__grad_record_scan(TSR__RGRAD_CUMMAXMIN, "cummax", t, dim, out, indices);
+        return tsr__grad_record_scan(TSR__SGRAD_CUMMAXMIN, "cummax", t, dim, out, indices);
     case TSR_OP_CUMMIN:
-        return tsr__grad_record_scan(TSR__RGRAD_CUMMAXMIN, "cummin", t, dim, out, indices);
+        return tsr__grad_record_scan(TSR__SGRAD_CUMMAXMIN, "cummin", t, dim, out, indices);
     case TSR_OP_LOGCUMSUMEXP:
-        return tsr__grad_record_scan(TSR__RGRAD_LOGCUMSUMEXP, "logcumsumexp", t, dim, out, NULL);
+        return tsr__grad_record_scan(TSR__SGRAD_LOGCUMSUMEXP, "logcumsumexp", t, dim, out, NULL);
     default:
         break;
     }

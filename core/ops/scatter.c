@@ -10,7 +10,7 @@
 #include "tensor/launch.h"
 #include "tensor/scalar.h"
 #include "runtime/error.h"
-#include "ops/index_grad.h"
+#include "ops/scatter_grad.h"
 #include "ops/index_util.h"
 #include "tensor/shape.h"
 #include "ops/inplace.h"

@@ -1,10 +1,12 @@
 /* softmax and log_softmax: one fused row kernel each, after the optional
  * dtype= conversion, and one autograd node. */
+#include "autograd/graph.h"
 #include "tensor/copy.h"
 #include "tensor/launch.h"
 #include "tensor/scalar.h"
 #include "runtime/error.h"
-#include "ops/nn.h"
+#include "ops/softmax.h"
+#include "ops/softmax_grad.h"
 #include "tensor/shape.h"
 
 /* The forward pass; *wrapped receives the dim in [0, ndim). */

@@ -7,7 +7,7 @@
 #include "tensor/launch.h"
 #include "tensor/scalar.h"
 #include "runtime/error.h"
-#include "ops/index_grad.h"
+#include "ops/sort_grad.h"
 #include "ops/index_util.h"
 #include "tensor/shape.h"
 

@@ -1,12 +1,7 @@
-/* The neural-network family's gradients: one node per composite op, with
- * PyTorch 1.13's formulas (derivatives.yaml and the functions it names).
+/* Gradients of the losses: one node per loss, with PyTorch 1.13's formulas
+ * (derivatives.yaml and the functions it names), written with public ops
+ * so that they can be differentiated again.
  *
- *   softmax       gx = y * (g - sum(g * y, dim))
- *   log_softmax   gx = g - exp(y) * sum(g, dim)
- *   layer_norm    xh = (x - mean) * rstd, gh = g * w:
- *                 gx = rstd * (gh - mean(gh) - xh * mean(gh * xh)) over the
- *                 normalized dims; gw = sum(g * xh), gb = sum(g) over the rest
- *   rms_norm      xh = x * rstd: gx = rstd * (gh - xh * mean(gh * xh)), gw as above
  *   cross_entropy, nll_loss   with Q = d loss / d(-log p) per class (below):
  *                 nll gx = -g Q; cross_entropy gx = -g Q + softmax * sum(g Q);
  *                 probabilities also give gt = -g * log p * w * (1 - smoothing)
@@ -15,166 +10,13 @@
  *   smooth_l1_loss  gx = f(x - t), gt = f(t - x) with f(u) = -g where u <= -beta,
  *                 g where u >= beta, else g u / beta (so at x == t with beta 0
  *                 both are -g, as PyTorch's smooth_l1_loss_backward gives)
- * Weights (class weights, bce's weight) get no gradient, as in PyTorch 1.13.
- * scaled_dot_product_attention records in grad_attention.c. */
-#include <math.h>
+ * Weights (class weights, bce's weight) get no gradient, as in PyTorch 1.13. */
+#include "ops/loss_grad.h"
 
+#include "autograd/graph.h"
 #include "tensor/scalar.h"
-#include "runtime/error.h"
 #include "ops/nn.h"
 #include "ops/grad_expr.h"
-
-static tsr_tensor *mean_dims(tsr__gx *x, const tsr_tensor *t, const int64_t *dims, int ndims)
-{
-    if (x->status != TSR_OK || !t)
-        return NULL;
-    tsr_tensor *r = NULL;
-    tsr_status st = tsr_mean(t, dims, ndims, true, TSR_DTYPE_INFER, &r);
-    return tsr__gx_keep(x, st, r);
-}
-
-/* Creates a node over `count` inputs, connected; NULL (and TSR_OK) when no
- * input needs a gradient or the output is not floating. */
-static tsr_status node_for(const char *name, tsr__backward_fn backward,
-                           const tsr_tensor *const *inputs, int count, int saved, size_t attrs_size,
-                           const tsr_tensor *out, tsr__node **node)
-{
-    *node = NULL;
-    if (!tsr__grad_wanted(inputs, count) || !tsr_dtype_is_floating(tsr_tensor_dtype(out)))
-        return TSR_OK;
-    tsr_status st = tsr__node_create(name, backward, count, 1, saved, attrs_size, node);
-    for (int i = 0; i < count && st == TSR_OK; i++)
-        st = tsr__node_set_input(*node, i, inputs[i]);
-    return st;
-}
-
-/* ------------------------------------------------------------------------ */
-/* softmax, log_softmax                                                      */
-/* ------------------------------------------------------------------------ */
-
-typedef struct softmax_attrs {
-    int64_t dim;
-    bool log_form;
-} softmax_attrs;
-
-static tsr_status softmax_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
-{
-    const softmax_attrs *at = tsr__node_attrs(node);
-    tsr__gx x = {0};
-    tsr_tensor *g = grads[0], *y = tsr__gx_saved(&x, node, 0);
-    if (at->log_form) {
-        tsr_tensor *total = tsr__nn_sum(&x, g, &at->dim, 1, true);
-        tsr__gx_result(
-            &x, &gi[0],
-            tsr__gx_sub(&x, g, tsr__gx_mul(&x, tsr__gx_unary(&x, TSR_OP_EXP, y), total)));
-    } else {
-        tsr_tensor *total = tsr__nn_sum(&x, tsr__gx_mul(&x, g, y), &at->dim, 1, true);
-        tsr__gx_result(&x, &gi[0], tsr__gx_mul(&x, y, tsr__gx_sub(&x, g, total)));
-    }
-    return tsr__gx_finish(&x);
-}
-
-tsr_status tsr__grad_record_softmax(tsr_op op, const tsr_tensor *t, int dim, tsr_tensor *y)
-{
-    tsr__node *node = NULL;
-    bool log_form = op == TSR_OP_LOG_SOFTMAX;
-    tsr_status st = node_for(log_form ? "log_softmax" : "softmax", softmax_backward, &t, 1, 1,
-                             sizeof(softmax_attrs), y, &node);
-    if (st != TSR_OK || !node) {
-        tsr__node_release(node);
-        return st;
-    }
-    softmax_attrs *at = tsr__node_attrs(node);
-    at->dim = dim;
-    at->log_form = log_form;
-    st = tsr__node_attach(node, 0, y);
-    if (st == TSR_OK)
-        st = tsr__node_save_output(node, 0, y, 0);
-    tsr__node_release(node);
-    return st;
-}
-
-/* ------------------------------------------------------------------------ */
-/* layer_norm, rms_norm                                                      */
-/* ------------------------------------------------------------------------ */
-
-typedef struct norm_attrs {
-    int ndim; /* normalized dims, the last ones */
-    bool rms;
-    bool has_weight;
-} norm_attrs;
-
-enum { NORM_X, NORM_WEIGHT, NORM_MEAN, NORM_RSTD, NORM_SAVED };
-
-static tsr_status norm_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
-{
-    const norm_attrs *at = tsr__node_attrs(node);
-    tsr__gx x = {0};
-    tsr_tensor *g = grads[0], *in = tsr__gx_saved(&x, node, NORM_X);
-    tsr_tensor *rstd = tsr__gx_saved(&x, node, NORM_RSTD);
-    bool gx = tsr__node_needs_grad(node, 0);
-    tsr_tensor *w = gx && at->has_weight ? tsr__gx_saved(&x, node, NORM_WEIGHT) : NULL;
-    if (x.status != TSR_OK)
-        return tsr__gx_finish(&x);
-    int total = tsr_tensor_ndim(in);
-    int64_t inner[TSR_MAX_DIMS], outer[TSR_MAX_DIMS];
-    int nouter = total - at->ndim;
-    for (int d = 0; d < total; d++) {
-        if (d < nouter)
-            outer[d] = d;
-        else
-            inner[d - nouter] = d;
-    }
-    tsr_tensor *centred = at->rms ? in : tsr__gx_sub(&x, in, tsr__gx_saved(&x, node, NORM_MEAN));
-    tsr_tensor *xh = tsr__gx_mul(&x, centred, rstd);
-    /* With no outer dims the sums over them are the terms themselves. */
-    if (tsr__node_needs_grad(node, 1)) {
-        tsr_tensor *terms = tsr__gx_mul(&x, g, xh);
-        tsr__gx_result(&x, &gi[1], nouter ? tsr__nn_sum(&x, terms, outer, nouter, false) : terms);
-    }
-    if (!at->rms && tsr__node_needs_grad(node, 2))
-        tsr__gx_result(&x, &gi[2], nouter ? tsr__nn_sum(&x, g, outer, nouter, false) : g);
-    if (gx) {
-        tsr_tensor *gh = w ? tsr__gx_mul(&x, g, w) : g;
-        tsr_tensor *proj =
-            tsr__gx_mul(&x, xh, mean_dims(&x, tsr__gx_mul(&x, gh, xh), inner, at->ndim));
-        tsr_tensor *d = tsr__gx_sub(&x, gh, proj);
-        if (!at->rms)
-            d = tsr__gx_sub(&x, d, mean_dims(&x, gh, inner, at->ndim));
-        tsr__gx_result(&x, &gi[0], tsr__gx_mul(&x, rstd, d));
-    }
-    return tsr__gx_finish(&x);
-}
-
-tsr_status tsr__grad_record_norm(const tsr_tensor *input, int ndim, const tsr_tensor *weight,
-                                 const tsr_tensor *bias, const tsr_tensor *mean,
-                                 const tsr_tensor *rstd, tsr_tensor *y)
-{
-    bool rms = mean == NULL;
-    const tsr_tensor *inputs[3] = {input, weight, bias};
-    tsr__node *node = NULL;
-    tsr_status st = node_for(rms ? "rms_norm" : "layer_norm", norm_backward, inputs, rms ? 2 : 3,
-                             NORM_SAVED, sizeof(norm_attrs), y, &node);
-    if (st != TSR_OK || !node) {
-        tsr__node_release(node);
-        return st;
-    }
-    norm_attrs *at = tsr__node_attrs(node);
-    at->ndim = ndim;
-    at->rms = rms;
-    at->has_weight = weight != NULL;
-    st = tsr__node_save(node, NORM_X, input, "input");
-    if (st == TSR_OK && weight && tsr__node_needs_grad(node, 0))
-        st = tsr__node_save(node, NORM_WEIGHT, weight, "weight");
-    if (st == TSR_OK && mean)
-        st = tsr__node_save(node, NORM_MEAN, mean, "mean");
-    if (st == TSR_OK)
-        st = tsr__node_save(node, NORM_RSTD, rstd, "rstd");
-    if (st == TSR_OK)
-        st = tsr__node_attach(node, 0, y);
-    tsr__node_release(node);
-    return st;
-}
 
 /* ------------------------------------------------------------------------ */
 /* cross_entropy, nll_loss                                                   */
@@ -303,7 +145,8 @@ tsr_status tsr__grad_record_class_loss(const tsr__class_loss *loss, const tsr_te
 {
     const tsr_tensor *inputs[2] = {input, loss->probabilities ? target : NULL};
     tsr__node *node = NULL;
-    tsr_status st = node_for(loss->softmax ? "cross_entropy" : "nll_loss", class_loss_backward,
+    tsr_status st =
+        tsr__grad_node_start(loss->softmax ? "cross_entropy" : "nll_loss", class_loss_backward,
                              inputs, 2, LOSS_SAVED, sizeof(class_loss_attrs), out, &node);
     if (st != TSR_OK || !node) {
         tsr__node_release(node);
@@ -367,8 +210,8 @@ tsr_status tsr__grad_record_bce(const tsr_tensor *input, const tsr_tensor *targe
 {
     const tsr_tensor *inputs[2] = {input, target};
     tsr__node *node = NULL;
-    tsr_status st = node_for("binary_cross_entropy", bce_backward, inputs, 2, BCE_SAVED,
-                             sizeof(bce_attrs), out, &node);
+    tsr_status st = tsr__grad_node_start("binary_cross_entropy", bce_backward, inputs, 2, BCE_SAVED,
+                                         sizeof(bce_attrs), out, &node);
     if (st != TSR_OK || !node) {
         tsr__node_release(node);
         return st;
@@ -428,8 +271,8 @@ tsr_status tsr__grad_record_smooth_l1(const tsr_tensor *input, const tsr_tensor 
 {
     const tsr_tensor *inputs[2] = {input, target};
     tsr__node *node = NULL;
-    tsr_status st = node_for("smooth_l1_loss", smooth_l1_backward, inputs, 2, 2,
-                             sizeof(smooth_l1_attrs), out, &node);
+    tsr_status st = tsr__grad_node_start("smooth_l1_loss", smooth_l1_backward, inputs, 2, 2,
+                                         sizeof(smooth_l1_attrs), out, &node);
     if (st != TSR_OK || !node) {
         tsr__node_release(node);
         return st;
