@@ -6,7 +6,7 @@ addcdiv (value)."""
 import torch
 import torch.nn.functional as F
 
-from . import unary
+from . import elementwise_unary
 from .framework import NAMES, SHORT, TRANSCENDENTAL, T, S
 
 TR = TRANSCENDENTAL
@@ -37,7 +37,7 @@ def _ints(dt, vals):
 
 def activations(b):
     for op, (fn, tol, variants, extra) in ACTIVATIONS.items():
-        unary._generic(b, op, spec=(fn, "normal", tol), extra=extra, grad=True)
+        elementwise_unary._generic(b, op, spec=(fn, "normal", tol), extra=extra, grad=True)
         for i, args in enumerate(variants):
             tag = "_".join(f"{k}_{v}".replace(".", "p").replace("-", "m")
                            for k, v in args.items())
@@ -67,7 +67,7 @@ def activations(b):
 
 def round_(b):
     fn = lambda input, **kw: torch.round(input, **kw)  # noqa: E731
-    unary._generic(b, "round", spec=(fn, "normal", None),
+    elementwise_unary._generic(b, "round", spec=(fn, "normal", None),
                    extra=[2.5, -2.5, 0.5, -0.5, 1.5, 3.5, 8388607.5, 4503599627370495.5,
                           1e-40], grad=True)
     halves = [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.125, 0.375, 1.005, 123.456, -0.0, "nan",

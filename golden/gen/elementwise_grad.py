@@ -1,11 +1,12 @@
 """Gradient cases (`grad_*`) for the foundation's ops, whose value cases live in
-binary.py, division.py, unary.py, ternary.py and views.py: arithmetic,
-unary math, clamp and the movement ops.  New case names only, so the older
+elementwise_binary.py, elementwise_division.py, elementwise_unary.py,
+elementwise_where.py and views.py: arithmetic, unary math, clamp and the
+movement ops.  New case names only, so the older
 cases stay byte-identical."""
 
-from . import binary, unary, views
+from . import elementwise_binary, elementwise_unary, views
 from .framework import SHORT, TRANSCENDENTAL, T, S
-from .ternary import _clamp
+from .elementwise_where import _clamp
 
 F32, F64 = "float32", "float64"
 FLOATS = (F32, F64)
@@ -20,14 +21,14 @@ def arithmetic(b):
            "div": ({}, None), "maximum": ({}, None), "minimum": ({}, None),
            "pow": ({}, TRANSCENDENTAL)}
     for op, (args, tol) in ops.items():
-        fn, second = binary.OPS[op], binary.SECOND.get(op, "other")
-        ka, kb = binary.KINDS.get(op, ("normal", "normal"))
-        for name, x, y in binary.grad_layouts(ka, kb):
-            if op in binary.TENSOR_ONLY and isinstance(y, S):
+        fn, second = elementwise_binary.OPS[op], elementwise_binary.SECOND.get(op, "other")
+        ka, kb = elementwise_binary.KINDS.get(op, ("normal", "normal"))
+        for name, x, y in elementwise_binary.grad_layouts(ka, kb):
+            if op in elementwise_binary.TENSOR_ONLY and isinstance(y, S):
                 continue
             wrt = ["input"] + ([second] if not isinstance(y, S) else [])
             b.case(op, f"grad_{name}", fn, {"input": x, second: y}, args, tol=tol, grad=wrt)
-    fn = binary.OPS["div"]
+    fn = elementwise_binary.OPS["div"]
     for mode in ("trunc", "floor"):
         b.case("div", f"grad_f64_{mode}_rounding_is_zero", fn,
                {"input": T((3, 4), F64), "other": T((3, 4), F64, "nonzero")},
@@ -35,7 +36,7 @@ def arithmetic(b):
     b.case("div", "grad_f64_by_zero", fn,
            {"input": _ints(F64, [1.0, -1.0, 0.0]), "other": _ints(F64, [0.0, 0.0, 2.0])},
            grad=["input", "other"])
-    pw = binary.OPS["pow"]
+    pw = elementwise_binary.OPS["pow"]
     b.case("pow", "grad_f64_zero_base", pw,
            {"input": _ints(F64, [0.0, 0.0, 0.0, 2.0]),
             "exponent": _ints(F64, [2.0, 0.5, 0.0, 0.0])},
@@ -47,29 +48,30 @@ def arithmetic(b):
            {"self": S(2.5), "exponent": T((3, 4), F32, "unit")}, tol=TRANSCENDENTAL,
            grad=["exponent"])
     for op in ("maximum", "minimum"):
-        b.case(op, "grad_f64_ties_split", binary.OPS[op],
+        b.case(op, "grad_f64_ties_split", elementwise_binary.OPS[op],
                {"input": _ints(F64, [1.0, 2.0, -1.0, 0.0]),
                 "other": _ints(F64, [1.0, 1.0, -1.0, 0.0])}, grad=["input", "other"])
-        b.case(op, "grad_f64_nan", binary.OPS[op],
+        b.case(op, "grad_f64_nan", elementwise_binary.OPS[op],
                {"input": _ints(F64, ["nan", 2.0]), "other": _ints(F64, [1.0, "nan"])},
                grad=["input", "other"])
 
 
 def unary_math(b):
-    for op, (fn, kind, tol) in unary.OPS.items():
+    for op, (fn, kind, tol) in elementwise_unary.OPS.items():
         if op == "logical_not":
             continue
         args = {"approximate": "none"} if op == "gelu" else {}
-        for name, x in unary.grad_layouts(kind):
+        for name, x in elementwise_unary.grad_layouts(kind):
             b.case(op, f"grad_{name}", fn, {"input": x}, args, tol=tol, grad=["input"])
-    b.case("gelu", "grad_tanh_f64", unary.OPS["gelu"][0], {"input": T((3, 4), F64)},
+    b.case("gelu", "grad_tanh_f64", elementwise_unary.OPS["gelu"][0], {"input": T((3, 4), F64)},
            {"approximate": "tanh"}, grad=["input"])
-    b.case("gelu", "grad_tanh_f32_transposed", unary.OPS["gelu"][0],
+    b.case("gelu", "grad_tanh_f32_transposed", elementwise_unary.OPS["gelu"][0],
            {"input": T((4, 3), F32, view=["transpose:0:1"])}, {"approximate": "tanh"},
            tol=TRANSCENDENTAL, grad=["input"])
     at_kinks = _ints(F64, [0.0, -0.0, 1.0, -1.0])
     for op in ("abs", "relu", "sign", "sqrt"):
-        b.case(op, "grad_f64_at_zero", unary.OPS[op][0], {"input": at_kinks}, grad=["input"])
+        b.case(op, "grad_f64_at_zero", elementwise_unary.OPS[op][0], {"input": at_kinks},
+               grad=["input"])
 
 
 def clamp(b):
