@@ -28,7 +28,8 @@ from gen import (copy, creation, elementwise2_binary, elementwise2_params,  # no
                  elementwise2_unary, elementwise_binary, elementwise_compare,
                  elementwise_division, elementwise_grad, elementwise_unary,
                  elementwise_where, index, inplace, inplace2, join, loss, nn, norm,
-                 products, rearrange, reduce, reduce_stats, scan, selfcheck, sort, views)
+                 products, rearrange, reduce, reduce_stats, scan, selfcheck, sort, ternary,
+                 views)
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -53,8 +54,8 @@ FAMILIES = [
     elementwise2_params.activations,
     elementwise2_params.round_,
     elementwise2_params.nan_to_num,
-    elementwise2_params.lerp,
-    elementwise2_params.addc,
+    ternary.lerp,
+    ternary.addc,
     inplace2.pow_,
     inplace2.fill_zero,
     inplace2.masked_fill_,
