@@ -46,7 +46,7 @@ FAMILIES = [
     copy.conversions,
     creation.creation,
     views.movement,
-    views.copy,
+    copy.copy_,
     inplace.inplace,
     elementwise2_binary.float_binary,
     elementwise2_binary.bitwise,
