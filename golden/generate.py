@@ -28,8 +28,8 @@ from gen import (copy, creation, elementwise2_binary, elementwise2_params,  # no
                  elementwise2_unary, elementwise_binary, elementwise_compare,
                  elementwise_division, elementwise_grad, elementwise_unary,
                  elementwise_where, index, inplace, inplace2, join, loss, nn, norm,
-                 products, rearrange, reduce, reduce_stats, scan, selfcheck, sort, ternary,
-                 views)
+                 products, rearrange, reduce, reduce_stats, scan, scatter, selfcheck, sort,
+                 ternary, views)
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -78,7 +78,7 @@ FAMILIES = [
     join.masking,
     join.where_grads,
     index.selecting,
-    index.scattering,
+    scatter.scattering,
     index.lookup,
     rearrange.pad,
     rearrange.flip_roll,
