@@ -27,9 +27,9 @@ import torch  # noqa: E402
 from gen import (copy, creation, elementwise2_binary, elementwise2_params,  # noqa: E402
                  elementwise2_unary, elementwise_binary, elementwise_compare,
                  elementwise_division, elementwise_grad, elementwise_unary,
-                 elementwise_where, index, inplace, inplace2, join, loss, nn, norm,
-                 products, rearrange, reduce, reduce_stats, scan, scatter, selfcheck, sort,
-                 ternary, views)
+                 elementwise_where, index, inplace, inplace2, join, loss, mask, nn,
+                 norm, products, rearrange, reduce, reduce_stats, scan, scatter,
+                 selfcheck, sort, ternary, views)
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -75,8 +75,9 @@ FAMILIES = [
     products.einsum_tensordot,
     join.cat_stack,
     join.splits,
-    join.masking,
-    join.where_grads,
+    mask.masking,
+    index.nonzero,
+    elementwise_where.where_grads,
     index.selecting,
     scatter.scattering,
     index.lookup,

@@ -1,8 +1,11 @@
-"""where(condition, input, other) and clamp(input, min, max)."""
+"""where(condition, input, other), with its gradient cases, and clamp(input,
+min, max)."""
 
 import torch
 
 from .framework import NAMES, SHORT, T, S
+
+FLOATS = ("float32", "float64")
 
 
 def _where(condition, input, other):
@@ -11,6 +14,10 @@ def _where(condition, input, other):
 
 def _clamp(input, min=None, max=None):
     return torch.clamp(input, min=min, max=max)
+
+
+def _ints(dt, vals, shape=None):
+    return T(shape or (len(vals),), dt, values=vals)
 
 
 def where(b):
@@ -101,3 +108,29 @@ def clamp(b):
             add(f"{SHORT[dt]}_scalar_bounds", T((3, 4), dt), S(-1), S(2), expect="any")
             add(f"{SHORT[dt]}_transposed_tensor_bounds", T((4, 3), dt, view=["transpose:0:1"]),
                 T((4,), dt), T((3, 1), dt), expect="any")
+
+
+def where_grads(b):
+    w = lambda condition, input, other: torch.where(condition, input, other)  # noqa: E731
+    for dt in FLOATS:
+        sh, g = SHORT[dt], ["input", "other"]
+        b.case("where", f"grad_{sh}_same_shape", w,
+               {"condition": T((3, 4), "bool"), "input": T((3, 4), dt), "other": T((3, 4), dt)},
+               grad=g)
+        b.case("where", f"grad_{sh}_broadcast", w,
+               {"condition": T((3, 1), "bool"), "input": T((4,), dt), "other": T((3, 4), dt)},
+               grad=g)
+        b.case("where", f"grad_{sh}_views", w,
+               {"condition": T((4, 3), "bool", view=["transpose:0:1"]),
+                "input": T((3, 9), dt, view=["slice:1:1:9:2"]),
+                "other": T((1, 4), dt, view=["expand:3:4"])}, grad=g)
+        b.case("where", f"grad_{sh}_scalar_other", w,
+               {"condition": T((2, 3), "bool"), "input": T((2, 3), dt), "other": S(0.0)},
+               grad=["input"])
+        b.case("where", f"grad_{sh}_zero_d_operand", w,
+               {"condition": T((2, 3), "bool"), "input": T((), dt), "other": T((2, 3), dt)},
+               grad=g)
+        b.case("where", f"grad_{sh}_nan_not_selected", w,
+               {"condition": _ints("bool", [True, False, True]),
+                "input": _ints(dt, [1.0, "nan", 2.0]), "other": _ints(dt, ["inf", 3.0, "nan"])},
+               grad=g)

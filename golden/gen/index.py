@@ -1,4 +1,5 @@
-"""Indexing: index_select, gather, take, take_along_dim, embedding, one_hot.
+"""Indexing: index_select, gather, take, take_along_dim, embedding, one_hot,
+nonzero.
 `dim` is an arg; index tensors are operands (`index`, `indices` for
 take_along_dim, `input` for embedding and one_hot, whose table is `weight`).
 The scatter family is in scatter.py."""
@@ -170,3 +171,21 @@ def lookup(b):
            {"num_classes": 3}, expect="error")
     b.case("one_hot", "i32_input_error", oh, {"input": _ints("int32", [1])}, {"num_classes": 3},
            expect="error")
+
+
+def nonzero(b):
+    nz = lambda input: torch.nonzero(input)  # noqa: E731
+    for dt in NAMES:
+        b.case("nonzero", f"{SHORT[dt]}_values", nz, {"input": T((3, 4), dt, "small")})
+    b.case("nonzero", "f32_nan_and_negative_zero", nz,
+           {"input": _ints(F32, ["nan", -0.0, 0.0, 1e-40, "-inf"])})
+    b.case("nonzero", "f32_transposed", nz, {"input": T((4, 3), F32, "small", ["transpose:0:1"])})
+    b.case("nonzero", "bool_3d", nz, {"input": T((2, 3, 2), "bool")})
+    b.case("nonzero", "bool_expanded", nz, {"input": T((1, 3), "bool", view=["expand:2:3"])})
+    b.case("nonzero", "zero_d_nonzero", nz, {"input": T((), F32, values=[3.0])})
+    b.case("nonzero", "zero_d_zero", nz, {"input": T((), F32, values=[0.0])})
+    b.case("nonzero", "empty", nz, {"input": T((0, 3), F32)})
+    b.case("nonzero", "all_zero", nz, {"input": T((2, 2), "int64", values=[0] * 4)})
+    b.case("nonzero", "long_vector", nz, {"input": T((1037,), "bool")})
+    c64 = [complex(0, 0), complex(0, 1), complex(1, 0), complex(0, -0.0)]
+    b.case("nonzero", "c64_imaginary_counts", nz, {"input": _ints("complex64", c64)})
