@@ -29,7 +29,7 @@ from gen import (copy, creation, elementwise2_binary, elementwise2_params,  # no
                  elementwise_division, elementwise_grad, elementwise_unary,
                  elementwise_where, index, inplace, inplace2, join, loss, mask, nn,
                  norm, products, rearrange, reduce, reduce_stats, scan, scatter,
-                 selfcheck, sort, ternary, views)
+                 selfcheck, sort, ternary, unique, views)
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -88,7 +88,7 @@ FAMILIES = [
     sort.sorts,
     sort.selection,
     sort.searching,
-    sort.uniques,
+    unique.uniques,
     nn.softmax,
     nn.dropout,
     nn.linear,
