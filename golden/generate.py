@@ -24,12 +24,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 
-from gen import (copy, creation, elementwise2_binary, elementwise2_params,  # noqa: E402
-                 elementwise2_unary, elementwise_binary, elementwise_compare,
-                 elementwise_division, elementwise_grad, elementwise_unary,
-                 elementwise_where, index, inplace, inplace2, join, loss, mask, nn,
-                 norm, products, rearrange, reduce, reduce_stats, scan, scatter,
-                 selfcheck, sort, ternary, unique, views)
+from gen import (attention, copy, creation, elementwise2_binary,  # noqa: E402
+                 elementwise2_params, elementwise2_unary, elementwise_binary,
+                 elementwise_compare, elementwise_division, elementwise_grad,
+                 elementwise_unary, elementwise_where, index, inplace, inplace2, join,
+                 loss, mask, nn, norm, products, rearrange, reduce, reduce_stats, scan,
+                 scatter, selfcheck, softmax, sort, ternary, unique, views)
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -89,10 +89,10 @@ FAMILIES = [
     sort.selection,
     sort.searching,
     unique.uniques,
-    nn.softmax,
+    softmax.softmax,
     nn.dropout,
     nn.linear,
-    nn.attention,
+    attention.attention,
     loss.classification,
     loss.regression,
     loss.binary,
