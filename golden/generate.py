@@ -29,7 +29,8 @@ from gen import (attention, copy, creation, elementwise2_binary,  # noqa: E402
                  elementwise_compare, elementwise_division, elementwise_grad,
                  elementwise_unary, elementwise_where, index, inplace, inplace2, join,
                  loss, mask, nn, norm, products, rearrange, reduce, reduce_stats, scan,
-                 scatter, selfcheck, softmax, sort, ternary, unique, views)
+                 scatter, selfcheck, softmax, sort, ternary, unique, views,
+                 views_grad)
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -101,7 +102,7 @@ FAMILIES = [
     elementwise_grad.arithmetic,
     elementwise_grad.unary_math,
     elementwise_grad.clamp,
-    elementwise_grad.movement,
+    views_grad.movement,
 ]
 
 
