@@ -1,103 +1,90 @@
-"""where(condition, input, other) and clamp(input, min, max)."""
+"""Ternary ops: lerp (weight tensor or scalar), addcmul and addcdiv (value)."""
 
 import torch
 
 from .framework import NAMES, SHORT, T, S
 
 
-def _where(condition, input, other):
-    return torch.where(condition, input, other)
+def _ints(dt, vals):
+    return T((len(vals),), dt, values=vals)
 
 
-def _clamp(input, min=None, max=None):
-    return torch.clamp(input, min=min, max=max)
+def lerp(b):
+    fn = lambda input, end, weight: torch.lerp(input, end, weight)  # noqa: E731
 
-
-def where(b):
-    def add(name, c, x, y, **kw):
-        b.case("where", name, _where, {"condition": c, "input": x, "other": y}, **kw)
+    def add(name, x, e, w, **kw):
+        b.case("lerp", name, fn, {"input": x, "end": e, "weight": w}, **kw)
 
     f32 = "float32"
-    add("same_shape", T((3, 4), "bool"), T((3, 4), f32), T((3, 4), f32))
-    add("condition_broadcast", T((3, 1), "bool"), T((3, 4), f32), T((3, 4), f32))
-    add("three_way_broadcast", T((1, 4), "bool"), T((3, 1), f32), T((2, 1, 1), f32))
-    add("transposed_condition", T((4, 3), "bool", view=["transpose:0:1"]),
-        T((3, 4), f32), T((4,), f32))
-    add("all_views", T((3, 9), "bool", view=["slice:1:1:9:2"]),
-        T((4, 3), f32, view=["transpose:0:1"]), T((1, 4), f32, view=["expand:3:4"]))
-    add("permuted_input", T((4, 2, 3), "bool"), T((2, 3, 4), f32, view=["permute:2:0:1"]),
-        T((4, 2, 3), f32))
-    add("diagonal_operands", T((4,), "bool"), T((4, 4), f32, view=["diagonal:0:0:1"]),
-        T((4, 5), f32, view=["diagonal:1:0:1"]))
-    add("zero_d_all", T((), "bool"), T((), f32), T((), f32))
-    add("zero_d_condition", T((), "bool"), T((2, 3), f32), T((2, 3), f32))
-    add("empty", T((0, 3), "bool"), T((0, 3), f32), T((3,), f32))
-    add("long_vector", T((1037,), "bool"), T((1037,), f32), T((1037,), f32))
-    add("scalar_other", T((3, 4), "bool"), T((3, 4), f32), S(0.0))
-    add("scalar_input", T((3, 4), "bool"), S(-1.5), T((3, 4), f32))
-    add("scalar_both_float", T((2, 3), "bool"), S(1.0), S(0.0), expect="any")
-    add("scalar_both_int", T((2, 3), "bool"), S(1), S(0), expect="any")
-    add("i64_tensor_float_scalar", T((4,), "bool"), T((4,), "int64"), S(2.5), expect="any")
-    add("f16_tensor_float_scalar", T((4,), "bool"), T((4,), "float16"), S(2.5), expect="any")
-    add("i32_tensor_int_scalar", T((4,), "bool"), T((4,), "int32"), S(7), expect="any")
-    add("u8_tensor_negative_scalar", T((4,), "bool"), T((4,), "uint8"), S(-1), expect="any")
-    add("mixed_i64_f32", T((3, 4), "bool"), T((3, 4), "int64"), T((4,), f32), expect="any")
-    add("mixed_f16_f64_zero_d", T((4,), "bool"), T((4,), "float16"), T((), "float64"),
-        expect="any")
-    add("mixed_i8_u8", T((4,), "bool"), T((4,), "int8"), T((4,), "uint8"), expect="any")
-    add("mixed_bool_f32", T((4,), "bool"), T((4,), "bool"), T((4,), f32), expect="any")
-    add("nan_passthrough", T((4,), "bool", values=[True, False, True, False]),
-        T((4,), f32, values=["nan", 1.0, -0.0, "inf"]),
-        T((4,), f32, values=[2.0, "nan", 3.0, -0.0]), signed_zeros=True)
-    for dt in NAMES:
-        add(f"{SHORT[dt]}_values", T((3, 4), "bool"), T((3, 4), dt), T((3, 4), dt), expect="any")
-        if dt != "bool":
-            add(f"{SHORT[dt]}_as_condition", T((4,), dt), T((4,), f32), T((4,), f32),
-                expect="any")
+    for dt in ("float32", "float64"):
+        sh = SHORT[dt]
+        add(f"{sh}_scalar_weight", T((3, 4), dt), T((3, 4), dt), S(0.3),
+            grad=["input", "end"])
+        add(f"{sh}_scalar_weight_above_half", T((3, 4), dt), T((3, 4), dt), S(0.75),
+            grad=["input", "end"])
+        add(f"{sh}_tensor_weight", T((3, 4), dt), T((3, 4), dt), T((3, 4), dt, "unit"),
+            grad=["input", "end", "weight"])
+        add(f"{sh}_broadcast", T((2, 3, 4), dt), T((4,), dt), T((3, 1), dt, "unit"),
+            grad=["input", "end", "weight"])
+        add(f"{sh}_views", T((4, 3), dt, view=["transpose:0:1"]),
+            T((1, 4), dt, view=["expand:3:4"]), T((3, 9), dt, "unit", ["slice:1:1:9:2"]),
+            grad=["input", "end", "weight"])
+        add(f"{sh}_zero_d_weight", T((5,), dt), T((5,), dt), T((), dt, "unit"),
+            grad=["input", "end", "weight"])
+    add("f32_weight_outside_unit", T((6,), f32), T((6,), f32),
+        T((6,), f32, values=[-1.0, 0.0, 0.5, 1.0, 2.0, 0.4999]))
+    add("f32_scalar_weight_one", T((6,), f32), T((6,), f32), S(1.0))
+    add("f32_scalar_weight_int", T((6,), f32), T((6,), f32), S(2))
+    add("f32_specials", T((6,), f32, values=["nan", "inf", "-inf", 1.0, "inf", 0.0]),
+        T((6,), f32, values=[1.0, "inf", "inf", "-inf", "-inf", "nan"]), S(0.5))
+    add("f32_empty", T((0, 3), f32), T((3,), f32), S(0.5))
+    add("f32_long_vector", T((1037,), f32), T((1037,), f32), T((1037,), f32, "unit"))
+    for dt in ("float16", "bfloat16", "complex64", "complex128", "int64"):
+        add(f"{SHORT[dt]}_values", T((2, 3), dt, "unit"), T((2, 3), dt, "unit"), S(0.25),
+            expect="any")
+    add("mixed_end_dtype_error", T((3,), f32), T((3,), "float64"), S(0.5), expect="error")
+    add("mixed_weight_dtype_error", T((3,), f32), T((3,), f32), T((), "float64"),
+        expect="error")
+    add("end_not_broadcastable_error", T((3,), f32), T((4,), f32), S(0.5), expect="error")
 
 
-def clamp(b):
-    def add(name, x, lo=None, hi=None, **kw):
-        ops = {"input": x}
-        if lo is not None:
-            ops["min"] = lo
-        if hi is not None:
-            ops["max"] = hi
-        b.case("clamp", name, _clamp, ops, **kw)
+def addc(b):
+    for op, tfn in (("addcmul", torch.addcmul), ("addcdiv", torch.addcdiv)):
+        fn = (lambda t: lambda input, tensor1, tensor2, **kw: t(input, tensor1, tensor2, **kw))(tfn)
+        k2 = "nonzero" if op == "addcdiv" else "normal"
 
-    f32 = "float32"
-    add("f32_scalar_both", T((3, 4), f32), S(-0.5), S(0.5))
-    add("f32_scalar_min_only", T((3, 4), f32), S(0.0))
-    add("f32_scalar_max_only", T((3, 4), f32), hi=S(1.0))
-    add("f32_min_greater_than_max", T((6,), f32), S(1.0), S(-1.0))
-    add("f32_tensor_both", T((3, 4), f32), T((3, 4), f32), T((3, 4), f32))
-    add("f32_tensor_min_broadcast", T((3, 4), f32), T((4,), f32))
-    add("f32_tensor_max_broadcast", T((3, 4), f32), hi=T((3, 1), f32))
-    add("f32_transposed_input", T((4, 3), f32, view=["transpose:0:1"]), S(-1.0), S(1.0))
-    add("f32_stepped_input_tensor_bounds", T((3, 9), f32, view=["slice:1:1:9:2"]),
-        T((1, 4), f32, view=["expand:3:4"]), T((4, 3), f32, view=["transpose:0:1"]))
-    add("f32_broadcast_bounds_grow_shape", T((4,), f32), T((3, 1), f32), T((3, 4), f32))
-    add("f32_zero_d", T((), f32), S(-0.5), S(0.5))
-    add("f32_empty", T((0, 4), f32), S(-0.5), S(0.5))
-    add("f32_long_vector", T((1037,), f32), S(-0.5), S(0.5))
-    add("none_both_error", T((3,), f32), expect="error")
-    add("f32_nan_input", T((5,), f32, values=["nan", 1.0, -3.0, "inf", "-inf"]), S(-1.0), S(2.0))
-    add("f32_nan_min_scalar", T((3,), f32, values=[1.0, -3.0, "nan"]), S("nan"))
-    add("f32_nan_max_scalar", T((3,), f32, values=[1.0, -3.0, "nan"]), hi=S("nan"))
-    add("f32_nan_bound_tensor", T((4,), f32, values=[1.0, -3.0, 0.5, "nan"]),
-        T((4,), f32, values=["nan", 0.0, "nan", 0.0]), T((4,), f32, values=[2.0, "nan", "nan", 1.0]))
-    add("f32_infinite_bounds", T((4,), f32, values=[1.0, -3.0, "inf", "-inf"]), S("-inf"), S("inf"))
-    add("i64_int_bounds", T((6,), "int64"), S(-3), S(4))
-    add("i64_float_bounds", T((6,), "int64"), S(-2.5), S(3.5), expect="any")
-    add("u8_negative_min", T((5,), "uint8"), S(-1), S(10), expect="any")
-    add("i32_tensor_bounds_i64", T((6,), "int32"), T((6,), "int64"), T((6,), "int64"),
-        expect="any")
-    add("f16_fractional_bounds", T((6,), "float16"), S(-0.5), S(0.5), expect="any")
-    add("f16_tensor_min_f32", T((6,), "float16"), T((6,), f32), expect="any")
-    add("i64_extremes", T((3,), "int64", values=[-2**63, 2**63 - 1, 0]), S(-5), S(5))
-    add("bool_bounds", T((4,), "bool"), S(False), S(True), expect="any")
-    for dt in NAMES:
-        if dt not in ("float32", "bool"):
-            add(f"{SHORT[dt]}_scalar_bounds", T((3, 4), dt), S(-1), S(2), expect="any")
-            add(f"{SHORT[dt]}_transposed_tensor_bounds", T((4, 3), dt, view=["transpose:0:1"]),
-                T((4,), dt), T((3, 1), dt), expect="any")
+        def add(name, x, t1, t2, args=None, **kw):
+            b.case(op, name, fn, {"input": x, "tensor1": t1, "tensor2": t2}, args, **kw)
+
+        for dt in ("float32", "float64"):
+            sh = SHORT[dt]
+            add(f"{sh}_same_shape", T((3, 4), dt), T((3, 4), dt), T((3, 4), dt, k2),
+                grad=["input", "tensor1", "tensor2"])
+            add(f"{sh}_value", T((3, 4), dt), T((3, 4), dt), T((3, 4), dt, k2), {"value": -0.5},
+                grad=["input", "tensor1", "tensor2"])
+            add(f"{sh}_broadcast", T((4,), dt), T((3, 1), dt), T((2, 1, 4), dt, k2),
+                {"value": 2}, grad=["input", "tensor1", "tensor2"])
+            add(f"{sh}_views", T((4, 3), dt, view=["transpose:0:1"]),
+                T((1, 4), dt, view=["expand:3:4"]), T((3, 9), dt, k2, ["slice:1:1:9:2"]),
+                {"value": 1.5}, grad=["input", "tensor1", "tensor2"])
+        add("f32_zero_d_operands", T((), "float32"), T((3,), "float32"), T((), "float32", k2))
+        add("f32_empty", T((0, 3), "float32"), T((3,), "float32"), T((0, 1), "float32", k2))
+        add("f32_long_vector", T((1037,), "float32"), T((1037,), "float32"),
+            T((1037,), "float32", k2), {"value": 0.25})
+        add("f32_value_int", T((3,), "float32"), T((3,), "float32"), T((3,), "float32", k2),
+            {"value": 3})
+        for dt in NAMES:
+            if dt != "float32":
+                add(f"{SHORT[dt]}_values", T((2, 3), dt), T((2, 3), dt), T((2, 3), dt, k2),
+                    expect="any")
+        add("mixed_f16_f32", T((3,), "float16"), T((3,), "float32"), T((3,), "float32", k2),
+            expect="any")
+        add("mixed_i64_f64", T((3,), "int64"), T((3,), "float64"), T((3,), "float64", k2),
+            expect="any")
+        if op == "addcmul":  # torch truncates a float value for integer tensors
+            add("i64_float_value_truncates", T((3,), "int64"), T((3,), "int64"),
+                T((3,), "int64"), {"value": 1.7})
+    fn = lambda input, tensor1, tensor2, **kw: torch.addcdiv(input, tensor1, tensor2, **kw)  # noqa
+    b.case("addcdiv", "f32_by_zero", fn,
+           {"input": T((4,), "float32"), "tensor1": _ints("float32", [1.0, -1.0, 0.0, "nan"]),
+            "tensor2": _ints("float32", [0.0, 0.0, 0.0, 1.0])})

@@ -1,12 +1,11 @@
-"""Sorting and sets: sort (values, indices), argsort, topk (values, indices),
-kthvalue (values, indices), median (full: value; with dim: values, indices),
-searchsorted, bucketize, unique (output, inverse_indices, counts: only those
-asked for), unique_consecutive (same order).
+"""Sorting: sort (values, indices), argsort, topk (values, indices), kthvalue
+(values, indices), median (full: value; with dim: values, indices),
+searchsorted, bucketize.  unique and unique_consecutive are in unique.py.
 
 Where torch's choice among equal elements is implementation-defined (sort and
 argsort with stable=False, topk, kthvalue, median) the inputs have no ties
 (value kind "distinct"); stable sorts use inputs with ties.  NaN sorts above
-+inf.  unique never sees NaN: torch 1.13's CPU unique gives NaN counts of 0."""
++inf."""
 
 import torch
 
@@ -180,38 +179,3 @@ def searching(b):
             b.case("searchsorted", f"{SHORT[dt]}_values", ss,
                    {"sorted_sequence": T((4,), dt, values=[0, 1, 1, 3]),
                     "input": T((3,), dt, values=[1, 0, 3])}, expect="any")
-
-
-def uniques(b):
-    un = _t(torch.unique)
-    uc = _t(torch.unique_consecutive)
-    flags = [("plain", {}), ("inverse", {"return_inverse": True}),
-             ("counts", {"return_counts": True}),
-             ("inverse_counts", {"return_inverse": True, "return_counts": True})]
-    inputs = [("f32_ties", T((3, 4), F32, "ties")),
-              ("i64_ties", T((12,), "int64", "range:0:5")),
-              ("f64_transposed", T((4, 3), F64, "ties", ["transpose:0:1"])),
-              ("f32_expanded", T((1, 4), F32, "ties", ["expand:3:4"])),
-              ("zero_d", T((), F32)), ("empty", T((0, 3), F32)),
-              ("f32_signed_zeros_inf", _ints(F32, ["inf", -0.0, 0.0, "-inf", "inf", 1.0]))]
-    for name, x in inputs:
-        for tag, args in flags:
-            b.case("unique", f"{name}_{tag}", un, {"input": x},
-                   dict(args, sorted=True, dim=None))
-            b.case("unique_consecutive", f"{name}_{tag}", uc, {"input": x},
-                   dict(args, dim=None))
-    runs = _ints(F32, [1.0, 1.0, 2.0, 2.0, 2.0, 1.0, "nan", "nan", 3.0])
-    for tag, args in flags:
-        b.case("unique_consecutive", f"runs_with_nan_{tag}", uc, {"input": runs}, args)
-        b.case("unique", f"rows_dim0_{tag}", un,
-               {"input": _ints("int64", [1, 2, 0, 5, 1, 2, 0, 4], (4, 2))}, dict(args, dim=0))
-        b.case("unique_consecutive", f"rows_dim0_{tag}", uc,
-               {"input": _ints("int64", [1, 2, 1, 2, 0, 4, 1, 2], (4, 2))}, dict(args, dim=0))
-    b.case("unique", "default_args", un, {"input": T((8,), "int64", "range:0:3")})
-    for dt in NAMES:
-        if dt not in FLOATS:
-            x = T((8,), dt, "small")
-            b.case("unique", f"{SHORT[dt]}_values", un, {"input": x},
-                   {"sorted": True, "return_counts": True}, expect="any")
-            b.case("unique_consecutive", f"{SHORT[dt]}_values", uc, {"input": x},
-                   {"return_counts": True}, expect="any")

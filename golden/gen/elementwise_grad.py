@@ -1,11 +1,12 @@
-"""Gradient cases (`grad_*`) for the foundation's ops, whose value cases live in
-binary.py, division.py, unary.py, ternary.py and views.py: arithmetic,
-unary math, clamp and the movement ops.  New case names only, so the older
+"""Gradient cases (`grad_*`) for the foundation's elementwise ops (arithmetic,
+unary math, clamp), whose value cases live in elementwise_binary.py,
+elementwise_division.py, elementwise_unary.py and elementwise_where.py; those
+of the movement ops are in views_grad.py.  New case names only, so the older
 cases stay byte-identical."""
 
-from . import binary, unary, views
+from . import elementwise_binary, elementwise_unary
 from .framework import SHORT, TRANSCENDENTAL, T, S
-from .ternary import _clamp
+from .elementwise_where import _clamp
 
 F32, F64 = "float32", "float64"
 FLOATS = (F32, F64)
@@ -20,14 +21,14 @@ def arithmetic(b):
            "div": ({}, None), "maximum": ({}, None), "minimum": ({}, None),
            "pow": ({}, TRANSCENDENTAL)}
     for op, (args, tol) in ops.items():
-        fn, second = binary.OPS[op], binary.SECOND.get(op, "other")
-        ka, kb = binary.KINDS.get(op, ("normal", "normal"))
-        for name, x, y in binary.grad_layouts(ka, kb):
-            if op in binary.TENSOR_ONLY and isinstance(y, S):
+        fn, second = elementwise_binary.OPS[op], elementwise_binary.SECOND.get(op, "other")
+        ka, kb = elementwise_binary.KINDS.get(op, ("normal", "normal"))
+        for name, x, y in elementwise_binary.grad_layouts(ka, kb):
+            if op in elementwise_binary.TENSOR_ONLY and isinstance(y, S):
                 continue
             wrt = ["input"] + ([second] if not isinstance(y, S) else [])
             b.case(op, f"grad_{name}", fn, {"input": x, second: y}, args, tol=tol, grad=wrt)
-    fn = binary.OPS["div"]
+    fn = elementwise_binary.OPS["div"]
     for mode in ("trunc", "floor"):
         b.case("div", f"grad_f64_{mode}_rounding_is_zero", fn,
                {"input": T((3, 4), F64), "other": T((3, 4), F64, "nonzero")},
@@ -35,7 +36,7 @@ def arithmetic(b):
     b.case("div", "grad_f64_by_zero", fn,
            {"input": _ints(F64, [1.0, -1.0, 0.0]), "other": _ints(F64, [0.0, 0.0, 2.0])},
            grad=["input", "other"])
-    pw = binary.OPS["pow"]
+    pw = elementwise_binary.OPS["pow"]
     b.case("pow", "grad_f64_zero_base", pw,
            {"input": _ints(F64, [0.0, 0.0, 0.0, 2.0]),
             "exponent": _ints(F64, [2.0, 0.5, 0.0, 0.0])},
@@ -47,29 +48,30 @@ def arithmetic(b):
            {"self": S(2.5), "exponent": T((3, 4), F32, "unit")}, tol=TRANSCENDENTAL,
            grad=["exponent"])
     for op in ("maximum", "minimum"):
-        b.case(op, "grad_f64_ties_split", binary.OPS[op],
+        b.case(op, "grad_f64_ties_split", elementwise_binary.OPS[op],
                {"input": _ints(F64, [1.0, 2.0, -1.0, 0.0]),
                 "other": _ints(F64, [1.0, 1.0, -1.0, 0.0])}, grad=["input", "other"])
-        b.case(op, "grad_f64_nan", binary.OPS[op],
+        b.case(op, "grad_f64_nan", elementwise_binary.OPS[op],
                {"input": _ints(F64, ["nan", 2.0]), "other": _ints(F64, [1.0, "nan"])},
                grad=["input", "other"])
 
 
 def unary_math(b):
-    for op, (fn, kind, tol) in unary.OPS.items():
+    for op, (fn, kind, tol) in elementwise_unary.OPS.items():
         if op == "logical_not":
             continue
         args = {"approximate": "none"} if op == "gelu" else {}
-        for name, x in unary.grad_layouts(kind):
+        for name, x in elementwise_unary.grad_layouts(kind):
             b.case(op, f"grad_{name}", fn, {"input": x}, args, tol=tol, grad=["input"])
-    b.case("gelu", "grad_tanh_f64", unary.OPS["gelu"][0], {"input": T((3, 4), F64)},
+    b.case("gelu", "grad_tanh_f64", elementwise_unary.OPS["gelu"][0], {"input": T((3, 4), F64)},
            {"approximate": "tanh"}, grad=["input"])
-    b.case("gelu", "grad_tanh_f32_transposed", unary.OPS["gelu"][0],
+    b.case("gelu", "grad_tanh_f32_transposed", elementwise_unary.OPS["gelu"][0],
            {"input": T((4, 3), F32, view=["transpose:0:1"])}, {"approximate": "tanh"},
            tol=TRANSCENDENTAL, grad=["input"])
     at_kinks = _ints(F64, [0.0, -0.0, 1.0, -1.0])
     for op in ("abs", "relu", "sign", "sqrt"):
-        b.case(op, "grad_f64_at_zero", unary.OPS[op][0], {"input": at_kinks}, grad=["input"])
+        b.case(op, "grad_f64_at_zero", elementwise_unary.OPS[op][0], {"input": at_kinks},
+               grad=["input"])
 
 
 def clamp(b):
@@ -89,39 +91,3 @@ def clamp(b):
     b.case("clamp", "grad_f64_tensor_bounds_ties", _clamp,
            {"input": _ints(F64, [-1.0, 1.0, 0.0, 3.0]), "min": _ints(F64, [-1.0, 0.0, 0.0, 2.0]),
             "max": _ints(F64, [0.0, 1.0, 0.0, 1.0])}, grad=["input", "min", "max"])
-
-
-MOVES = [
-    ("reshape", "input", (3, 4), ["transpose:0:1"], {"shape": [2, 6]}),
-    ("reshape", "input", (2, 3, 4), [], {"shape": [-1, 4]}),
-    ("view", "self", (2, 6), [], {"size": [3, 4]}),
-    ("view", "self", (4, 6), ["transpose:0:1"], {"size": [2, 3, 4]}),
-    ("transpose", "input", (2, 3, 4), [], {"dim0": 0, "dim1": -1}),
-    ("permute", "input", (2, 3, 4), [], {"dims": [2, 0, 1]}),
-    ("permute", "input", (3, 4), ["transpose:0:1"], {"dims": [1, 0]}),
-    ("expand", "self", (3, 1), [], {"size": [3, 4]}),
-    ("expand", "self", (4,), [], {"size": [2, 3, 4]}),
-    ("expand", "self", (1, 3), ["transpose:0:1"], {"size": [3, 5]}),
-    ("narrow", "input", (5, 4), [], {"dim": 0, "start": 1, "length": 3}),
-    ("narrow", "input", (4, 6), ["transpose:0:1"], {"dim": -1, "start": 2, "length": 2}),
-    ("squeeze", "input", (1, 3, 1, 2), [], {}),
-    ("squeeze", "input", (3, 1), [], {"dim": 1}),
-    ("unsqueeze", "input", (3, 4), [], {"dim": 1}),
-    ("diagonal", "input", (3, 5), [], {"offset": 1, "dim1": 0, "dim2": 1}),
-    ("diagonal", "input", (2, 3, 3), [], {"offset": 0, "dim1": -2, "dim2": -1}),
-    ("flatten", "input", (2, 3, 4), [], {"start_dim": 1, "end_dim": 2}),
-    ("unflatten", "self", (2, 12), [], {"dim": 1, "sizes": [3, 4]}),
-    ("contiguous", "self", (4, 3), ["transpose:0:1"], {}),
-    ("clone", "input", (3, 9), ["slice:1:1:9:2"], {}),
-]
-
-
-def movement(b):
-    seen = {}
-    for op, name, shape, view, args in MOVES:
-        n = seen[op] = seen.get(op, 0) + 1
-        for dt in FLOATS:
-            b.case(op, f"grad_{SHORT[dt]}_{n}", views.OPS[op], {name: T(shape, dt, view=view)},
-                   args, grad=[name])
-    b.case("expand", "grad_f32_of_expanded_input", views.OPS["expand"],
-           {"self": T((1, 4), F32, view=["expand:3:4"])}, {"size": [2, 3, 4]}, grad=["self"])

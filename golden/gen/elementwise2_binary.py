@@ -3,7 +3,7 @@ the bitwise family (bitwise_and/or/xor/not, bitwise_left_shift/right_shift)."""
 
 import torch
 
-from . import binary
+from . import elementwise_binary
 from .framework import INTS, NAMES, SHORT, TRANSCENDENTAL, T, S
 from .patterns import CORE_LAYOUTS, MIXED_PAIRS, binary_layouts, promotion_operands
 
@@ -36,7 +36,7 @@ def _ints(dt, vals):
 
 def float_binary(b):
     for op, (fn, kinds, tol, scalars) in FLOAT_OPS.items():
-        binary._generic(b, op, fn=fn, kinds=kinds, tol=tol, scalars=scalars,
+        elementwise_binary._generic(b, op, fn=fn, kinds=kinds, tol=tol, scalars=scalars,
                         grad=["input", "other"])
     fmod, copysign = FLOAT_OPS["fmod"][0], FLOAT_OPS["copysign"][0]
     fmax, fmin = FLOAT_OPS["fmax"][0], FLOAT_OPS["fmin"][0]

@@ -1,7 +1,7 @@
 """Division family (div with rounding modes, floor_divide, remainder), pow,
 maximum and minimum."""
 
-from .binary import OPS, _generic, _ints, I64_MIN, I64_MAX, I32_MIN
+from .elementwise_binary import OPS, _generic, _ints, I64_MIN, I64_MAX, I32_MIN
 from .framework import TRANSCENDENTAL, T, S
 
 NEG = [7, -7, 7, -7, 6, -6, 0, 1, -1]

@@ -5,7 +5,7 @@ square, isnan, isinf, isfinite."""
 import torch
 import torch.nn.functional as F
 
-from . import unary
+from . import elementwise_unary
 from .framework import SHORT, TRANSCENDENTAL, T
 
 TR = TRANSCENDENTAL
@@ -52,7 +52,7 @@ def _ints(dt, vals):
 
 def unary2(b):
     for op, (fn, kind, tol, extra, grad) in OPS.items():
-        unary._generic(b, op, spec=(fn, kind, tol), extra=extra, grad=grad)
+        elementwise_unary._generic(b, op, spec=(fn, kind, tol), extra=extra, grad=grad)
         if op in ("isnan", "isinf", "isfinite", "floor", "ceil", "trunc", "square", "frac", "silu",
                   "reciprocal"):
             continue

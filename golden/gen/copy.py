@@ -1,4 +1,5 @@
-"""Dtype conversion: op "to" with args {"dtype": NAME}.
+"""Copies: dtype conversion (op "to" with args {"dtype": NAME}) and copy_
+(self, src: broadcasting, views, cross-dtype).
 
 Regular cases keep float->int values inside the target range (C leaves the
 rest undefined).  What torch gives on x86-64 for NaN, infinities and
@@ -145,3 +146,47 @@ def _out_of_range_cases(b):
     for dst in INTS:
         _case(b, f"c64_to_{SHORT[dst]}_out_of_range", "complex64", dst,
               values=[complex(float("nan"), 0), complex(1e30, 0), complex(-1.5, 0)])
+
+
+def _copy_(self, src, **kw):
+    self.copy_(src, **kw)
+    return self
+
+
+def copy_(b):
+    def add(name, dst, src, **kw):
+        b.case("copy_", name, _copy_, {"self": dst, "src": src}, **kw)
+
+    f32 = "float32"
+    add("same_shape", T((3, 4), f32), T((3, 4), f32))
+    add("broadcast_src_row", T((3, 4), f32), T((4,), f32))
+    add("broadcast_src_column", T((3, 4), f32), T((3, 1), f32))
+    add("zero_d_src", T((2, 3), f32), T((), f32))
+    add("transposed_self", T((4, 3), f32, view=["transpose:0:1"]), T((3, 4), f32))
+    add("transposed_src", T((3, 4), f32), T((4, 3), f32, view=["transpose:0:1"]))
+    add("stepped_self", T((3, 9), f32, view=["slice:1:1:9:2"]), T((3, 4), f32))
+    add("stepped_self_broadcast_src", T((7, 4), f32, view=["slice:0:0:7:3"]), T((1, 4), f32))
+    add("diagonal_self", T((4, 4), f32, view=["diagonal:0:0:1"]), T((4,), f32))
+    add("permuted_self_expanded_src", T((4, 2, 3), f32, view=["permute:1:2:0"]),
+        T((1, 4), f32, view=["expand:3:4"]))
+    add("expanded_self_error", T((1, 4), f32, view=["expand:3:4"]), T((3, 4), f32),
+        expect="error")
+    add("src_not_broadcastable_error", T((3, 4), f32), T((2, 4), f32), expect="error")
+    add("src_larger_error", T((4,), f32), T((3, 4), f32), expect="error")
+    add("empty", T((0, 4), f32), T((4,), f32))
+    add("zero_d_self", T((), f32), T((), "int64"))
+    add("nan_inf_to_f16", T((5,), "float16"),
+        T((5,), f32, values=["nan", "inf", 1e5, -0.0, 0.1]), signed_zeros=True)
+    add("f32_to_i32_truncates", T((2, 3), "int32"), T((2, 3), f32))
+    add("c64_to_f32_discards_imaginary", T((3,), f32), T((3,), "complex64"))
+    add("i64_to_u8_wraps", T((4,), "uint8"), T((4,), "int64", values=[-1, 256, 300, 7]))
+    add("bool_to_f32", T((4,), f32), T((4,), "bool"))
+    add("f32_to_bool", T((4,), "bool"), T((4,), f32, values=[0.0, -0.0, "nan", 0.5]))
+    add("transposed_self_cross_dtype", T((4, 3), "float64", view=["transpose:0:1"]),
+        T((4,), "bfloat16"))
+    for dt in NAMES:
+        for src in ("float32", "int64"):
+            if dt != src:
+                add(f"{SHORT[src]}_to_{SHORT[dt]}_transposed_self",
+                    T((3, 2), dt, view=["transpose:0:1"]),
+                    T((2, 3), src, "positive" if dt == "uint8" else "ties"))
