@@ -196,7 +196,8 @@ static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
     for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype)
         if (tsr__vk_matmul_supported(b, dtype))
             tsr__vk_add(b, &n, TSR_OP_MATMUL, dtype, dtype, tsr__vk_kernel_matmul);
-    /* Softmax family, norms and indexing (norm.c, index.c). */
+    /* Softmax family, norms and indexing (softmax.c, norm.c, launch_rows.c; index.c,
+     * scatter.c, rearrange.c). */
     for (int32_t op = 0; op < TSR_OP_COUNT; ++op)
         for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype) {
             tsr_kernel_fn fn = tsr__vk_nn_kernel(b, op, dtype);

@@ -73,10 +73,12 @@ int tsr__vk_launch_reduce(struct tsr__vk_backend *b, const struct tsr__vk_launch
 int tsr__vk_kernel_scan(void *backend, const tsr_kernel_args *args);
 int tsr__vk_scan_supported(const struct tsr__vk_backend *b, int32_t op, int32_t dtype);
 
-/* norm.c: softmax, log_softmax, layer_norm, rms_norm; index.c:
- * index_select, gather, scatter, index_add, index_copy, tril, triu. The
- * *_kernel functions give the kernel for (op, dtype) on this device, or NULL
- * (input and output share the dtype). */
+/* softmax.c: softmax, log_softmax; norm.c: layer_norm, rms_norm; index.c:
+ * index_select, gather; scatter.c: scatter, index_add, index_copy;
+ * rearrange.c: tril, triu. The *_kernel functions give the kernel for
+ * (op, dtype) on this device, or NULL (input and output share the dtype):
+ * tsr__vk_nn_kernel (launch_rows.c) for the row ops, tsr__vk_index_kernel
+ * (index.c) for the others. */
 int tsr__vk_kernel_softmax(void *backend, const tsr_kernel_args *args);
 int tsr__vk_kernel_norm(void *backend, const tsr_kernel_args *args);
 tsr_kernel_fn tsr__vk_nn_kernel(const struct tsr__vk_backend *b, int32_t op, int32_t dtype);
@@ -84,6 +86,10 @@ int tsr__vk_kernel_gather(void *backend, const tsr_kernel_args *args);
 int tsr__vk_kernel_scatter(void *backend, const tsr_kernel_args *args);
 int tsr__vk_kernel_tri(void *backend, const tsr_kernel_args *args);
 tsr_kernel_fn tsr__vk_index_kernel(const struct tsr__vk_backend *b, int32_t op, int32_t dtype);
+/* scatter.c: the scatter shader this device uses (the wide one wherever it
+ * has it), and whether it combines (every reduce, index_add) `dtype`. */
+int tsr__vk_scatter_shader(const struct tsr__vk_device *dev);
+int tsr__vk_combines(const struct tsr__vk_device *dev, int32_t dtype);
 
 /* kernel_table.c: whether tensors of `dtype` can live on this device
  * (kernels check it before trusting a dtype id), and whether a copy from
