@@ -71,17 +71,17 @@ int tsr__cpu_kernel_is_reference(const tsr__cpu_backend *backend, int32_t op, in
 /* Kernels (one file per family)                                             */
 /* ------------------------------------------------------------------------ */
 
-int tsr__cpu_kernel_binary(void *backend, const tsr_kernel_args *args);  /* binary.c */
-int tsr__cpu_kernel_unary(void *backend, const tsr_kernel_args *args);   /* unary.c */
+int tsr__cpu_kernel_binary(void *backend, const tsr_kernel_args *args);  /* elementwise_binary.c */
+int tsr__cpu_kernel_unary(void *backend, const tsr_kernel_args *args);   /* elementwise_unary.c */
 int tsr__cpu_kernel_copy(void *backend, const tsr_kernel_args *args);    /* copy.c */
 int tsr__cpu_kernel_fill(void *backend, const tsr_kernel_args *args);    /* copy.c */
 int tsr__cpu_kernel_reduce(void *backend, const tsr_kernel_args *args);  /* reduce.c */
-int tsr__cpu_kernel_matmul(void *backend, const tsr_kernel_args *args);  /* matmul.c */
+int tsr__cpu_kernel_matmul(void *backend, const tsr_kernel_args *args);  /* products.c */
 int tsr__cpu_kernel_softmax(void *backend, const tsr_kernel_args *args); /* softmax.c */
 int tsr__cpu_kernel_norm(void *backend, const tsr_kernel_args *args);    /* norm.c */
 int tsr__cpu_kernel_sort(void *backend, const tsr_kernel_args *args);    /* sort.c */
-int tsr__cpu_kernel_gather(void *backend, const tsr_kernel_args *args);  /* gather.c */
-/* cross_entropy.c */
+int tsr__cpu_kernel_gather(void *backend, const tsr_kernel_args *args);  /* index_gather.c */
+/* loss_cross_entropy.c */
 int tsr__cpu_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_CPU_BACKEND_H */

@@ -6,7 +6,7 @@
  * multiplies matrices never pays it.
  *
  * One thread policy: OpenBLAS always runs single-threaded, called from pool
- * tasks on tiles of fixed size (see matmul.c), so its threads never compete
+ * tasks on tiles of fixed size (see products.c), so its threads never compete
  * with the pool's and results do not depend on the thread count. */
 #ifndef TSR_CPU_BLAS_H
 #define TSR_CPU_BLAS_H

@@ -1,6 +1,6 @@
 /* The AVX-512 vector vocabulary of simd_loops.inc (F, DQ, BW, VL; 16 floats,
  * 8 doubles, partial vectors as masked loads and stores), shared by
- * simd_avx512.c and cross_entropy_avx512.c. Include only from files
+ * simd_avx512.c and loss_cross_entropy_avx512.c. Include only from files
  * compiled with those flags: everything here is static inline, so no
  * AVX-512 code can be picked by the linker for another caller. */
 #ifndef TSR_CPU_SIMD_AVX512_H

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "cpu_backend.h"
-#include "indexing.h" /* tsr__ref_kernel_sort */
+#include "index_walk.h" /* tsr__ref_kernel_sort */
 
 enum { DIGITS = 8, BUCKETS = 256, INSERTION_MAX = 48 };
 #define CHUNK ((int64_t)1 << 16)

@@ -1,5 +1,5 @@
 /* copy and fill: the conversion kernels. Both convert with the element
- * rules of convert.c; a copy between equal dtypes moves bytes, so NaN
+ * rules of copy_convert.c; a copy between equal dtypes moves bytes, so NaN
  * payloads and signed zeros survive unchanged. */
 #include <string.h>
 

@@ -75,16 +75,16 @@ typedef struct tsr__ref_op_family {
     size_t count;
 } tsr__ref_op_family;
 
-extern const tsr__ref_op_family tsr__ref_arith_family;       /* arith.c */
-extern const tsr__ref_op_family tsr__ref_division_family;    /* division.c */
-extern const tsr__ref_op_family tsr__ref_compare_family;     /* compare.c */
-extern const tsr__ref_op_family tsr__ref_unary_family;       /* unary_math.c */
-extern const tsr__ref_op_family tsr__ref_clamp_family;       /* select.c */
-extern const tsr__ref_op_family tsr__ref_binary_math_family; /* binary_math.c */
-extern const tsr__ref_op_family tsr__ref_bitwise_family;     /* bitwise.c */
-extern const tsr__ref_op_family tsr__ref_unary_math2_family; /* unary_math2.c */
-extern const tsr__ref_op_family tsr__ref_activation_family;  /* activation.c */
-extern const tsr__ref_op_family tsr__ref_rounding_family;    /* rounding.c */
+extern const tsr__ref_op_family tsr__ref_arith_family;       /* elementwise_arith.c */
+extern const tsr__ref_op_family tsr__ref_division_family;    /* elementwise_division.c */
+extern const tsr__ref_op_family tsr__ref_compare_family;     /* elementwise_compare.c */
+extern const tsr__ref_op_family tsr__ref_unary_family;       /* elementwise_unary.c */
+extern const tsr__ref_op_family tsr__ref_clamp_family;       /* elementwise_select.c */
+extern const tsr__ref_op_family tsr__ref_binary_math_family; /* elementwise2_binary.c */
+extern const tsr__ref_op_family tsr__ref_bitwise_family;     /* elementwise2_bitwise.c */
+extern const tsr__ref_op_family tsr__ref_unary_math2_family; /* elementwise2_unary.c */
+extern const tsr__ref_op_family tsr__ref_activation_family;  /* elementwise2_activation.c */
+extern const tsr__ref_op_family tsr__ref_rounding_family;    /* elementwise2_rounding.c */
 extern const tsr__ref_op_family tsr__ref_ternary_family;     /* ternary.c */
 
 /* Every elementwise op, for building the kernel table: `index` from 0 until

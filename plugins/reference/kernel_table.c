@@ -6,7 +6,7 @@
 
 #include "backend.h"
 #include "elementwise.h"
-#include "indexing.h"
+#include "index_walk.h"
 #include "kernels.h"
 #include "reduce.h"
 

@@ -9,16 +9,16 @@
 int tsr__ref_kernel_copy(void *backend, const tsr_kernel_args *args);
 /* fill: writes attrs scalars[0], converted as copy would, everywhere (copy.c). */
 int tsr__ref_kernel_fill(void *backend, const tsr_kernel_args *args);
-/* where: inputs (condition bool, a, b), a and b in the output's dtype (select.c). */
+/* where: inputs (condition bool, a, b), a and b in the output's dtype (elementwise_select.c). */
 int tsr__ref_kernel_where(void *backend, const tsr_kernel_args *args);
 /* softmax and log_softmax along attrs->dim, (dtype, dtype) (softmax.c). */
 int tsr__ref_kernel_softmax(void *backend, const tsr_kernel_args *args);
 /* layer_norm and rms_norm over the last attrs->offset dims (norm.c). */
 int tsr__ref_kernel_norm(void *backend, const tsr_kernel_args *args);
-/* cross_entropy with class indices -> (loss, lse, picked) (cross_entropy.c). */
+/* cross_entropy with class indices -> (loss, lse, picked) (loss_cross_entropy.c). */
 int tsr__ref_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
 /* matmul: inputs (a, b[, c]) and output of one dtype, (dtype, dtype), for
- * the dtypes in tsr__ref_matmul_dtypes (matmul.c). */
+ * the dtypes in tsr__ref_matmul_dtypes (products.c). */
 extern const uint32_t tsr__ref_matmul_dtypes;
 int tsr__ref_kernel_matmul(void *backend, const tsr_kernel_args *args);
 

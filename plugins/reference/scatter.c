@@ -6,7 +6,7 @@
  * on every backend. A combining step loads the element, combines in the
  * wide category and stores it back, so every step rounds (or wraps) to the
  * dtype as PyTorch's element-at-a-time loops do. */
-#include "indexing.h"
+#include "index_walk.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * input's element bytes moved unchanged. searchsorted is PyTorch's
  * bisection, comparison for comparison, so a NaN value or a NaN in the
  * sequence lands where PyTorch puts it. */
-#include "indexing.h"
+#include "index_walk.h"
 
 #include <math.h>
 #include <stdlib.h>

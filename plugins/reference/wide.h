@@ -67,7 +67,7 @@ typedef void (*tsr__ref_store_fn)(void *dst, const tsr__ref_wide *value);
     (TSR__REF_SET_BOOL | TSR__REF_SET_INTEGER | TSR__REF_SET_REAL | TSR__REF_SET_COMPLEX)
 
 /* ------------------------------------------------------------------------ */
-/* Dtypes and element conversion (convert.c)                                 */
+/* Dtypes and element conversion (copy_convert.c)                            */
 /* ------------------------------------------------------------------------ */
 
 /* Nonzero for ids inside TSR_DTYPE_LIST. */

@@ -192,11 +192,12 @@ static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
             tsr__vk_add(b, &n, op, dtype, out, tsr__vk_kernel_elementwise);
         }
     }
-    /* matmul: the reference's dtypes less complex (kernels_matmul.c). */
+    /* matmul: the reference's dtypes less complex (products.c). */
     for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype)
         if (tsr__vk_matmul_supported(b, dtype))
             tsr__vk_add(b, &n, TSR_OP_MATMUL, dtype, dtype, tsr__vk_kernel_matmul);
-    /* Softmax family, norms and indexing (kernels_nn.c, kernels_index.c). */
+    /* Softmax family, norms and indexing (softmax.c, norm.c, launch_rows.c; index.c,
+     * scatter.c, rearrange.c). */
     for (int32_t op = 0; op < TSR_OP_COUNT; ++op)
         for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype) {
             tsr_kernel_fn fn = tsr__vk_nn_kernel(b, op, dtype);
@@ -205,7 +206,7 @@ static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
             if (fn)
                 tsr__vk_add(b, &n, op, dtype, dtype, fn);
         }
-    /* Reductions and scans (kernels_reduce.c, kernels_scan.c). */
+    /* Reductions and scans (reduce.c, scan.c). */
     for (int32_t op = 0; op < TSR_OP_COUNT; ++op) {
         for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype) {
             int32_t out;

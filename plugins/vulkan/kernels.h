@@ -11,7 +11,7 @@
 
 #include "device.h"
 
-/* kernels_elementwise.c: the arithmetic, comparison, logical, unary, where
+/* elementwise.c: the arithmetic, comparison, logical, unary, where
  * and clamp ops. Inputs arrive in the computation dtype, broadcast to the
  * output's shape (plugin.h). */
 int tsr__vk_kernel_elementwise(void *backend, const tsr_kernel_args *args);
@@ -27,7 +27,7 @@ int tsr__vk_elementwise_bool_out(int32_t op);
 int tsr__vk_elementwise_shader(int32_t op, int32_t dtype);
 int tsr__vk_elementwise_shader_on(const struct tsr__vk_device *dev, int32_t op, int32_t dtype);
 
-/* kernels_elementwise2.c: the second family's attributes as the shaders
+/* elementwise2.c: the second family's attributes as the shaders
  * read them. Fills l->scalar; returns 1 when the op also needs `*third`
  * bound as input 1 (float64 elu and nan_to_num), which
  * tsr__vk_ew2_launch_with_third does (with the lock held). */
@@ -38,19 +38,19 @@ int tsr__vk_ew2_params(const tsr_elementwise_attrs *attrs, int32_t dtype, struct
 int tsr__vk_ew2_launch_with_third(struct tsr__vk_backend *b, struct tsr__vk_launch *l,
                                   double third);
 
-/* kernels_matmul.c: matmul, and whether this device runs it on a dtype. */
+/* products.c: matmul, and whether this device runs it on a dtype. */
 struct tsr__vk_backend;
 int tsr__vk_kernel_matmul(void *backend, const tsr_kernel_args *args);
 int tsr__vk_matmul_supported(const struct tsr__vk_backend *b, int32_t dtype);
 
-/* kernels_copy.c: copy (any dtype to any dtype) and fill. */
+/* copy.c: copy (any dtype to any dtype) and fill. */
 int tsr__vk_kernel_copy(void *backend, const tsr_kernel_args *args);
 int tsr__vk_kernel_fill(void *backend, const tsr_kernel_args *args);
 
 /* The shader converting `from` to `to`. */
 int tsr__vk_copy_shader(int32_t from, int32_t to);
 
-/* kernels_reduce.c: the TSR_OP_LIST_REDUCE ops (but linalg_vector_norm);
+/* reduce.c: the TSR_OP_LIST_REDUCE ops (but linalg_vector_norm);
  * whether (op, dtype) runs here and, if so, its output dtype. */
 int tsr__vk_kernel_reduce(void *backend, const tsr_kernel_args *args);
 int tsr__vk_reduce_supported(const struct tsr__vk_backend *b, int32_t op, int32_t dtype,
@@ -64,19 +64,21 @@ int tsr__vk_reduce_shader(const struct tsr__vk_backend *b, int32_t dtype);
  * `attrs_size` bytes (the message names `ops` and `attrs_type`). */
 int tsr__vk_one_input_args(struct tsr__vk_backend *b, const tsr_kernel_args *args, int outputs,
                            size_t attrs_size, const char *ops, const char *attrs_type);
-/* launch_reduce.c: records reduce.comp over the dims of `mask`. */
+/* reduce_launch.c: records reduce.comp over the dims of `mask`. */
 struct tsr__vk_launch;
 int tsr__vk_launch_reduce(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
                           uint32_t mask);
 
-/* kernels_scan.c: cumsum and cumprod. */
+/* scan.c: cumsum and cumprod. */
 int tsr__vk_kernel_scan(void *backend, const tsr_kernel_args *args);
 int tsr__vk_scan_supported(const struct tsr__vk_backend *b, int32_t op, int32_t dtype);
 
-/* kernels_nn.c: softmax, log_softmax, layer_norm, rms_norm; kernels_index.c:
- * index_select, gather, scatter, index_add, index_copy, tril, triu. The
- * *_kernel functions give the kernel for (op, dtype) on this device, or NULL
- * (input and output share the dtype). */
+/* softmax.c: softmax, log_softmax; norm.c: layer_norm, rms_norm; index.c:
+ * index_select, gather; scatter.c: scatter, index_add, index_copy;
+ * rearrange.c: tril, triu. The *_kernel functions give the kernel for
+ * (op, dtype) on this device, or NULL (input and output share the dtype):
+ * tsr__vk_nn_kernel (launch_rows.c) for the row ops, tsr__vk_index_kernel
+ * (index.c) for the others. */
 int tsr__vk_kernel_softmax(void *backend, const tsr_kernel_args *args);
 int tsr__vk_kernel_norm(void *backend, const tsr_kernel_args *args);
 tsr_kernel_fn tsr__vk_nn_kernel(const struct tsr__vk_backend *b, int32_t op, int32_t dtype);
@@ -84,6 +86,10 @@ int tsr__vk_kernel_gather(void *backend, const tsr_kernel_args *args);
 int tsr__vk_kernel_scatter(void *backend, const tsr_kernel_args *args);
 int tsr__vk_kernel_tri(void *backend, const tsr_kernel_args *args);
 tsr_kernel_fn tsr__vk_index_kernel(const struct tsr__vk_backend *b, int32_t op, int32_t dtype);
+/* scatter.c: the scatter shader this device uses (the wide one wherever it
+ * has it), and whether it combines (every reduce, index_add) `dtype`. */
+int tsr__vk_scatter_shader(const struct tsr__vk_device *dev);
+int tsr__vk_combines(const struct tsr__vk_device *dev, int32_t dtype);
 
 /* kernel_table.c: whether tensors of `dtype` can live on this device
  * (kernels check it before trusting a dtype id), and whether a copy from

@@ -20,6 +20,9 @@
 #include "backend.h"
 #include "meta.h"
 
+/* Operands of one dispatch: the output and up to three inputs. */
+#define TSR__VK_OPERANDS 4
+
 struct tsr__vk_launch {
     int shader; /* enum tsr__vk_shader */
     struct tsr__vk_spec spec;
@@ -33,11 +36,11 @@ struct tsr__vk_launch {
  * Returns TSR_OK or a negative status after set_error. */
 int tsr__vk_launch(struct tsr__vk_backend *b, const struct tsr__vk_launch *l);
 
-/* Records a matrix product (shaders/matmul.comp): out [..., M, N], in[0]
- * [..., M, K], in[1] [..., K, N], optional in[2] of the output's shape, all
- * of the output's rank; l->scalar[0..1] and [2..3] hold alpha and beta in
- * the shader variant's type (K goes in the push constants' numel). Empty
- * outputs record nothing. */
+/* Records a matrix product (shaders/matmul.comp, products_launch.c): out
+ * [..., M, N], in[0] [..., M, K], in[1] [..., K, N], optional in[2] of the
+ * output's shape, all of the output's rank; l->scalar[0..1] and [2..3] hold
+ * alpha and beta in the shader variant's type (K goes in the push
+ * constants' numel). Empty outputs record nothing. */
 int tsr__vk_launch_matmul(struct tsr__vk_backend *b, const struct tsr__vk_launch *l);
 
 /* Building blocks for kernels with their own metadata layout (reductions,

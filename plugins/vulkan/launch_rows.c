@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "host.h"
+#include "kernels.h"
 
 int tsr__vk_rows_wide(const struct tsr__vk_device *dev, int shader)
 {
@@ -99,4 +100,67 @@ int tsr__vk_launch_custom(struct tsr__vk_backend *b, const struct tsr__vk_launch
     struct tsr__vk_push push = {.numel = c->numel, .ndim = (uint32_t)c->ndim};
     memcpy(push.scalar, l->scalar, sizeof push.scalar);
     return tsr__vk_record_raw(b, l, meta, windows, count, &push, c->groups);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The row ops (softmax.c, norm.c)                                          */
+/* ------------------------------------------------------------------------ */
+
+/* The shader running `op` (softmax or norm family) on `dtype`, -1 if none. */
+int tsr__vk_nn_shader(const struct tsr__vk_device *dev, int32_t op, int32_t dtype)
+{
+    int norm = op == TSR_OP_LAYER_NORM || op == TSR_OP_RMS_NORM;
+    int wide = norm ? TSR__VK_SHADER_NORM_WIDE : TSR__VK_SHADER_SOFTMAX_WIDE;
+    if (tsr__vk_rows_wide(dev, wide))
+        return wide;
+    if (dtype == TSR_FLOAT64)
+        return -1;
+    int narrow = norm ? TSR__VK_SHADER_NORM : TSR__VK_SHADER_SOFTMAX;
+    return tsr__vk_shader_supported(dev, narrow) ? narrow : -1;
+}
+
+/* The dtypes the reference registers: PyTorch 1.13's CPU kernels (bfloat16,
+ * float32, float64), and for rms_norm, whose composite form also runs in
+ * float16, every floating dtype. */
+tsr_kernel_fn tsr__vk_nn_kernel(const struct tsr__vk_backend *b, int32_t op, int32_t dtype)
+{
+    int cpu113 = dtype == TSR_BFLOAT16 || dtype == TSR_FLOAT32 || dtype == TSR_FLOAT64;
+    int ok = cpu113 || (op == TSR_OP_RMS_NORM && dtype == TSR_FLOAT16);
+    if (!ok || !tsr__vk_dtype_held(&b->device, dtype) ||
+        tsr__vk_nn_shader(&b->device, op, dtype) < 0)
+        return NULL;
+    if (op == TSR_OP_SOFTMAX || op == TSR_OP_LOG_SOFTMAX)
+        return tsr__vk_kernel_softmax;
+    if (op == TSR_OP_LAYER_NORM || op == TSR_OP_RMS_NORM)
+        return tsr__vk_kernel_norm;
+    return NULL;
+}
+
+int tsr__vk_nn_dtype(struct tsr__vk_backend *b, int32_t op, const char *name,
+                     const tsr_tensor_desc *t)
+{
+    if (!tsr__vk_nn_kernel(b, op, t->dtype))
+        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "%s: dtype %s is not supported here", name,
+                             tsr__vk_dtype_name(t->dtype));
+    return TSR_OK;
+}
+
+int tsr__vk_same_extents(const tsr_tensor_desc *a, const tsr_tensor_desc *b, int from, int count)
+{
+    for (int d = 0; d < count; ++d)
+        if (a->shape[from + d] != b->shape[d])
+            return 0;
+    return 1;
+}
+
+/* Rows of at most 2^32 - 1 elements, at most 2^32 - 1 of them. */
+int tsr__vk_row_sizes(struct tsr__vk_backend *b, const char *name, int64_t rows, int64_t len)
+{
+    if (rows < 0 || len < 0)
+        return tsr__vk_error(b->host, TSR_ERR_SHAPE, "%s: a negative extent", name);
+    if ((uint64_t)rows > UINT32_MAX || (uint64_t)len > UINT32_MAX)
+        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
+                             "%s: %lld rows of %lld; this backend handles at most 2^32 - 1", name,
+                             (long long)rows, (long long)len);
+    return TSR_OK;
 }

@@ -1,7 +1,7 @@
 /* The exported entry point and the plugin table.
  *
  * Every table function takes the backend lock (backend.h) for its whole
- * duration; the kernels take it in kernels_*.c.
+ * duration; the kernels take it in their own files (copy.c, elementwise.c, ...).
  */
 #include <stdio.h>
 #include <stdlib.h>

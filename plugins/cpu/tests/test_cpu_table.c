@@ -9,7 +9,7 @@
 #include "backend.h"
 #include "cpu_test.h"
 #include "elementwise.h"
-#include "indexing.h"
+#include "index_walk.h"
 #include "kernels.h"
 
 static tsr__cpu_backend *cpu;

@@ -4,7 +4,7 @@
 //
 // Attribute values arrive as float32 bits in the push-constant words, already
 // converted to the storage dtype on the host, as PyTorch's
-// Scalar::to<scalar_t>() converts them (kernels_elementwise2.c):
+// Scalar::to<scalar_t>() converts them (elementwise2.c):
 //   softplus {beta, threshold}, leaky_relu {slope}, elu {alpha * scale,
 //   scale, input_scale}, hardtanh {min, max}, round {10^|decimals|},
 //   nan_to_num {nan, posinf, neginf}, lerp {weight} (a scalar weight),

@@ -6,7 +6,7 @@
 //
 // Attribute values arrive as doubles in the two push-constant scalars; an
 // op with a third (elu's input_scale, nan_to_num's neginf) gets it as a
-// one-element float64 tensor broadcast into input 1 (kernels_elementwise2.c).
+// one-element float64 tensor broadcast into input 1 (elementwise2.c).
 // The order is ew_float2.glsl's. MODE is as there.
 
 double dparam(int k) { return packDouble2x32(k == 0 ? pc.s0 : pc.s1); }

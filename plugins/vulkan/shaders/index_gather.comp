@@ -4,7 +4,7 @@
 // Elements move as bits, so this runs on every dtype (DT_IN), NaN payloads
 // and signed zeros included.
 //
-// Metadata (kernels_index.c): the output's shape with the byte strides of
+// Metadata (index.c): the output's shape with the byte strides of
 // out, x (input 0, 0 along dim) and the int64 index (input 1: gather's own
 // strides, index_select's along dim only). x's byte stride along dim is push
 // s0.x. Every index was checked (index_check.comp), so its low word is the

@@ -22,7 +22,7 @@
 // not depend on the operands' layout. Workgroups step over the tiles
 // (batch-major), so any number of tiles fits one dispatch.
 //
-// Metadata (launch.c, tsr__vk_launch_matmul): the output's full shape
+// Metadata (products_launch.c, tsr__vk_launch_matmul): the output's full shape
 // [..., M, N] and each operand's byte strides over its own dims (a's last
 // two are M, K; b's K, N; c is expanded to the output's shape). Push
 // constants: ndim = the output's rank (>= 2), numel = K, s0 = alpha and

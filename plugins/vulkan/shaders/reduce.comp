@@ -15,7 +15,7 @@
 // without it floats are carried in float and integers in int32 (the low
 // bits of an int64 wrapping sum are the same).
 //
-// The paths (MODE >> 1, chosen by launch_reduce.c) differ only in who
+// The paths (MODE >> 1, chosen by reduce_launch.c) differ only in who
 // computes which part of that tree:
 //   0: a team of 16 invocations is one block's lanes. An output of at most
 //      one block is one team's (a workgroup holds several); a longer one is
@@ -25,7 +25,7 @@
 //      then merged (see reduce_partials);
 //   3: one invocation per output of at most one block (CPU devices).
 //
-// Metadata (launch_reduce.c): [0] output base, [1] input base, [2] kept
+// Metadata (reduce_launch.c): [0] output base, [1] input base, [2] kept
 // rank, [3] reduced rank, [4..20) kept shape, [20..36) kept output byte
 // strides, [36..52) kept input byte strides, [52..68) reduced shape,
 // [68..84) reduced input byte strides. Push constants: numel = outputs,

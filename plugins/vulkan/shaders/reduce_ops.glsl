@@ -8,7 +8,7 @@
 #define EMPTY 0xffffffffu // no term yet (extrema)
 #define MAX_GROUP 256
 
-// linalg_vector_norm (kernels_reduce.c): ord inf and -inf run as amax and
+// linalg_vector_norm (reduce.c): ord inf and -inf run as amax and
 // amin, ord 0 as count_nonzero, with MAGNITUDE set (|x| as the terms, NaN
 // for an empty extremum, a float count); other ords run as TSR_OP_NORM with
 // NORM_KIND 0 (p in s0), 1 (p = 1) or 2 (p = 2). Kept out of the constants

@@ -16,7 +16,7 @@
 // index to the later position. They run twice, MODE 1 writing the int64
 // indices and MODE 0 the values (the shared layout has one writable binding).
 //
-// Metadata (kernels_scan.c): [0] output base, [1] input base, [2] rank of
+// Metadata (scan.c): [0] output base, [1] input base, [2] rank of
 // the other dims, [3] length along the dim, [4..20) the other dims' shape,
 // [20..36) their output byte strides, [36..52) their input byte strides,
 // [52] output byte step along the dim, [53] input byte step. Push

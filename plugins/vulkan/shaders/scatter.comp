@@ -19,7 +19,7 @@
 // and complex128 only there, part by part in double (complex_slice). Plain
 // replacement moves bits and runs on every dtype.
 //
-// Metadata (kernels_index.c): the slice shape (dim of extent 1) with the
+// Metadata (scatter.c): the slice shape (dim of extent 1) with the
 // byte strides of out, index (input 0) and src (input 1); the fourth
 // operand's stride words carry X_*: walk length, the byte strides along dim
 // of out, index and src, and out's extent along dim. Push s0, s1: the scalar
@@ -55,7 +55,7 @@
 #endif
 #include "tm_convert.glsl"
 
-// plugin.h's TSR_REDUCE_* (kernels_index.c asserts they match).
+// plugin.h's TSR_REDUCE_* (scatter.c asserts they match).
 #define R_NONE 0
 #define R_SUM 1
 #define R_PROD 2

@@ -1,5 +1,5 @@
 /* Helpers shared by test_vulkan_kernels.c (host, loading, main) and
- * test_vulkan_kernel_cases.c (the cases). */
+ * test_vulkan_elementwise_cases.c (the cases). */
 #ifndef TSR_VULKAN_TEST_KERNELS_H
 #define TSR_VULKAN_TEST_KERNELS_H
 
@@ -61,8 +61,8 @@ int close_to(double got, double want, double rtol, double atol);
 uint16_t to_half(float f);
 float from_half(uint16_t bits);
 
-/* test_vulkan_kernel_cases.c: runs every case, the arithmetic ones and
- * these from test_vulkan_memory_cases.c. */
+/* test_vulkan_elementwise_cases.c: runs every case, the arithmetic ones and
+ * these from test_vulkan_copy_cases.c. */
 void run_all_cases(void);
 void where_with_a_broadcast_condition_moves_bits(void);
 void clamp_propagates_nan_and_applies_min_first(void);
@@ -75,10 +75,10 @@ void large_and_high_rank_tensors(void);
 void complex_values_move_fill_and_select(void);
 void empty_tensors_are_a_no_op(void);
 
-/* test_vulkan_dtype_cases.c */
+/* test_vulkan_elementwise_dtypes.c */
 void binary_ops_on_every_registered_dtype(void);
 
-/* test_vulkan_family2_cases.c */
+/* test_vulkan_elementwise2_cases.c */
 void family2_unary_ops_match_host_formulas(void);
 void family2_round_decimals_and_bfloat16_steps(void);
 void family2_ternary_ops(void);

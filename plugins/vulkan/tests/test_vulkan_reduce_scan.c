@@ -1,4 +1,4 @@
-/* Reductions and scans on the device (kernels_reduce.c, kernels_scan.c):
+/* Reductions and scans on the device (reduce.c, scan.c):
  * the fixed combination order (same bits whatever the layout, and the
  * reference's bits where the device carries floats in double), integer
  * sums exact with wraparound, PyTorch's argmax rules and clean refusals.

@@ -1,5 +1,5 @@
 /* The softmax family, norms and indexing kernels on the device
- * (kernels_nn.c, kernels_index.c): index errors found before anything is
+ * (softmax.c, norm.c, index.c, scatter.c, rearrange.c): index errors found before anything is
  * written, scatter-add combining in index order (the same bits on every
  * run, the host's sequential bits), softmax over short and long rows, and
  * tril/triu. Linked with test_vulkan_kernels.c, which loads the plugin and

@@ -1,4 +1,4 @@
-/* The bfloat16 matrix product through oneDNN (matmul_dnnl.c).
+/* The bfloat16 matrix product through oneDNN (products_dnnl.c).
  *
  * Exactness: with small integer operands every product and partial sum is
  * an integer below 2^24, so oneDNN's float32 accumulators hold the exact

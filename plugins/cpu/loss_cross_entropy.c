@@ -1,6 +1,6 @@
 /* cross_entropy with class indices for float32/float64 logits [N, C] with
  * contiguous rows. On AVX-512, float32 rows take the logsumexp of
- * cross_entropy_avx512.c (a max sweep, then an exp-and-sum sweep with its
+ * loss_cross_entropy_avx512.c (a max sweep, then an exp-and-sum sweep with its
  * own exp) and the loss is formed from lse and the row's logits. Elsewhere
  * each row goes through the SIMD set's log_softmax row kernel into a
  * scratch row on the stack (max, exp-and-sum with SLEEF, a write sweep),
@@ -19,7 +19,7 @@
 #include "kernels.h" /* tsr__ref_kernel_cross_entropy */
 
 #if defined(__x86_64__)
-double tsr__cpu_ce_lse_f32_avx512(const float *x, int64_t n); /* cross_entropy_avx512.c */
+double tsr__cpu_ce_lse_f32_avx512(const float *x, int64_t n); /* loss_cross_entropy_avx512.c */
 #endif
 
 typedef struct ce_job {

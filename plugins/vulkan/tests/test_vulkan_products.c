@@ -1,4 +1,4 @@
-/* matmul on the device (kernels_matmul.c, shaders/matmul.comp) for every
+/* matmul on the device (products.c, shaders/matmul.comp) for every
  * dtype it registers: integer products and sums wrap exactly as in the
  * element type, floating sums follow k = 0, 1, ..., K - 1 in the type the
  * shader accumulates in (so the expected bits are computed here, in the same

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cpu_backend.h"
-#include "indexing.h" /* tsr__ref_kernel_gather */
+#include "index_walk.h" /* tsr__ref_kernel_gather */
 
 typedef struct gather_plan {
     const char *in;

@@ -1,13 +1,13 @@
-/* The indexing, scattering and sorting kernels (index.c, scatter.c,
- * sort.c) and the small N-d walk they share.
+/* The indexing, scattering, sorting and triangle kernels (index.c,
+ * scatter.c, sort.c, rearrange.c) and the small N-d walk they share.
  *
  * These kernels move whole elements to places named by data (an index
  * tensor, a sort order), so they cannot use the row walk of strided_loop.h:
  * they visit coordinates one element at a time with an odometer and compute
  * each operand's address from its own strides. Slow but plain; the
  * reference backend is the yardstick, not the fast path. */
-#ifndef TSR_REFERENCE_INDEXING_H
-#define TSR_REFERENCE_INDEXING_H
+#ifndef TSR_REFERENCE_INDEX_WALK_H
+#define TSR_REFERENCE_INDEX_WALK_H
 
 #include <stdint.h>
 #include <string.h>
@@ -31,7 +31,7 @@
 int tsr__ref_kernel_index_select(void *backend, const tsr_kernel_args *args);
 int tsr__ref_kernel_gather(void *backend, const tsr_kernel_args *args);
 int tsr__ref_kernel_nonzero(void *backend, const tsr_kernel_args *args);
-/* tril and triu (args->op says which). */
+/* rearrange.c: tril and triu (args->op says which). */
 int tsr__ref_kernel_triangle(void *backend, const tsr_kernel_args *args);
 /* scatter.c: scatter (every reduce), index_add and index_copy. */
 int tsr__ref_kernel_scatter(void *backend, const tsr_kernel_args *args);
@@ -96,4 +96,4 @@ int tsr__ref_same_desc(const tsr_tensor_desc *a, const tsr_tensor_desc *b);
 int tsr__ref_check_indices(const tsr__ref_backend *backend, const tsr_tensor_desc *index,
                            int32_t dim, int64_t size);
 
-#endif /* TSR_REFERENCE_INDEXING_H */
+#endif /* TSR_REFERENCE_INDEX_WALK_H */
