@@ -126,26 +126,10 @@ TSR_API tsr_status tsr_any(const tsr_tensor *t, const int64_t *dims, int ndims, 
 TSR_API tsr_status tsr_count_nonzero(const tsr_tensor *t, const int64_t *dims, int ndims,
                                      tsr_tensor **out);
 
-/* ======================================================================== */
-/* Scans along one dim                                                       */
-/* ======================================================================== */
-
-/* torch.cumsum / torch.cumprod(t, dim, dtype=dtype): bool and integer inputs
- * accumulate in int64 unless dtype says otherwise. */
-TSR_API tsr_status tsr_cumsum(const tsr_tensor *t, int64_t dim, tsr_dtype dtype, tsr_tensor **out);
-TSR_API tsr_status tsr_cumprod(const tsr_tensor *t, int64_t dim, tsr_dtype dtype, tsr_tensor **out);
-/* torch.cummax / torch.cummin: running extrema and their int64 indices. Equal
- * values move the index to the later one; after a NaN the values stay NaN
- * and the index follows each later NaN. */
-TSR_API tsr_status tsr_cummax(const tsr_tensor *t, int64_t dim, tsr_tensor **values,
-                              tsr_tensor **indices);
-TSR_API tsr_status tsr_cummin(const tsr_tensor *t, int64_t dim, tsr_tensor **values,
-                              tsr_tensor **indices);
-/* torch.logcumsumexp: log of the running sum of exp, computed stably. */
-TSR_API tsr_status tsr_logcumsumexp(const tsr_tensor *t, int64_t dim, tsr_tensor **out);
-
 #ifdef __cplusplus
 }
 #endif
+
+#include "tessera/scan.h"
 
 #endif /* TESSERA_REDUCE_H */

@@ -1,0 +1,56 @@
+/* tessera: Creating tensors: empty, zeros, ones, full, arange, linspace, eye, host
+ * memory, random numbers.
+ * Included by tessera/tessera.h; the conventions stated there apply. */
+#ifndef TESSERA_CREATION_H
+#define TESSERA_CREATION_H
+
+#include "tessera/tessera.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- creation (backend NULL means the default backend) ---- */
+TSR_API tsr_status tsr_empty(int ndim, const int64_t *shape, tsr_dtype dtype,
+                             tsr_backend *backend, tsr_tensor **out);
+TSR_API tsr_status tsr_zeros(int ndim, const int64_t *shape, tsr_dtype dtype,
+                             tsr_backend *backend, tsr_tensor **out);
+TSR_API tsr_status tsr_ones(int ndim, const int64_t *shape, tsr_dtype dtype,
+                            tsr_backend *backend, tsr_tensor **out);
+TSR_API tsr_status tsr_full(int ndim, const int64_t *shape, tsr_scalar value, tsr_dtype dtype,
+                            tsr_backend *backend, tsr_tensor **out);
+/* torch.arange(start, end, step, dtype=...). */
+TSR_API tsr_status tsr_arange(tsr_scalar start, tsr_scalar end, tsr_scalar step, tsr_dtype dtype,
+                              tsr_backend *backend, tsr_tensor **out);
+/* torch.linspace(start, end, steps, dtype=...). */
+TSR_API tsr_status tsr_linspace(tsr_scalar start, tsr_scalar end, int64_t steps, tsr_dtype dtype,
+                                tsr_backend *backend, tsr_tensor **out);
+/* torch.eye(n, m); m < 0 means m = n. */
+TSR_API tsr_status tsr_eye(int64_t n, int64_t m, tsr_dtype dtype, tsr_backend *backend,
+                           tsr_tensor **out);
+/* Copies `bytes` bytes of C-ordered elements from host memory. */
+TSR_API tsr_status tsr_from_host(const void *data, size_t bytes, int ndim, const int64_t *shape,
+                                 tsr_dtype dtype, tsr_backend *backend, tsr_tensor **out);
+/* Copies the tensor's elements, in C order, to host memory of `bytes` bytes
+ * (exactly numel * dtype size). Waits for queued work. */
+TSR_API tsr_status tsr_to_host(const tsr_tensor *tensor, void *data, size_t bytes);
+
+/* ---- random numbers from an explicit generator (same bits on every backend) ---- */
+TSR_API tsr_status tsr_generator_create(uint64_t seed, tsr_generator **out);
+TSR_API void tsr_generator_destroy(tsr_generator *generator);
+/* Uniform on [0, 1). */
+TSR_API tsr_status tsr_rand(tsr_generator *gen, int ndim, const int64_t *shape, tsr_dtype dtype,
+                            tsr_backend *backend, tsr_tensor **out);
+/* Standard normal. */
+TSR_API tsr_status tsr_randn(tsr_generator *gen, int ndim, const int64_t *shape, tsr_dtype dtype,
+                             tsr_backend *backend, tsr_tensor **out);
+/* Uniform integers on [low, high). */
+TSR_API tsr_status tsr_randint(tsr_generator *gen, int64_t low, int64_t high, int ndim,
+                               const int64_t *shape, tsr_dtype dtype, tsr_backend *backend,
+                               tsr_tensor **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_CREATION_H */
