@@ -167,6 +167,22 @@ bool conf_bind_operand(conf_call *call, const char *name, tsr_operand *out)
     return present || bind_fail(call, "%s: input '%s' is missing", call->c->op, name);
 }
 
+bool conf_bind_tensor_opt(conf_call *call, const char *name, tsr_tensor **out)
+{
+    tsr_operand o = {0};
+    bool present = false;
+    *out = NULL;
+    if (!conf_bind_operand_opt(call, name, &o, &present))
+        return false;
+    if (present && !o.tensor) {
+        snprintf(call->problem, sizeof call->problem, "%s: input '%s' must be a tensor",
+                 call->c->op, name);
+        return false;
+    }
+    *out = present ? (tsr_tensor *)o.tensor : NULL;
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Args                                                                      */
 /* ------------------------------------------------------------------------ */
@@ -226,6 +242,24 @@ bool conf_arg_scalar_or(conf_call *call, const char *name, tsr_scalar fallback, 
            bind_fail(call, "%s: arg '%s' is not a number", call->c->op, name);
 }
 
+bool conf_arg_bool_or(conf_call *call, const char *name, bool fallback, bool *out)
+{
+    tsr_scalar s;
+    if (!conf_arg_scalar_or(call, name, tsr_scalar_bool(fallback), &s))
+        return false;
+    *out = s.kind == TSR_SCALAR_FLOAT ? s.v.f != 0 : s.v.i != 0;
+    return true;
+}
+
+bool conf_arg_double_or(conf_call *call, const char *name, double fallback, double *out)
+{
+    tsr_scalar s;
+    if (!conf_arg_scalar_or(call, name, tsr_scalar_float(fallback), &s))
+        return false;
+    *out = s.kind == TSR_SCALAR_FLOAT ? s.v.f : (double)s.v.i;
+    return true;
+}
+
 bool conf_arg_int_list(conf_call *call, const char *name, int64_t *out, int *count)
 {
     const cJSON *v = take_arg(call, name);
@@ -273,4 +307,10 @@ int conf_call_return_self(conf_call *call, int status, tsr_tensor *self)
     if (status == TSR_OK)
         tsr_tensor_retain(self);
     return conf_call_return(call, status, status == TSR_OK ? self : NULL);
+}
+
+int conf_call_return_pair(conf_call *call, int status, tsr_tensor *first, tsr_tensor *second)
+{
+    conf_call_return(call, status, first);
+    return conf_call_return(call, status, second);
 }

@@ -76,6 +76,8 @@ bool conf_bind_tensor(conf_call *call, const char *name, tsr_tensor **out);
 bool conf_bind_operand(conf_call *call, const char *name, tsr_operand *out);
 /* As conf_bind_operand, but absence is fine: *present says which. */
 bool conf_bind_operand_opt(conf_call *call, const char *name, tsr_operand *out, bool *present);
+/* An optional tensor input: absent is fine (*out NULL), a scalar is not. */
+bool conf_bind_tensor_opt(conf_call *call, const char *name, tsr_tensor **out);
 
 /* ---- args by keyword (a null arg counts as absent) ---- */
 bool conf_arg_present(conf_call *call, const char *name);
@@ -83,6 +85,8 @@ bool conf_arg_int(conf_call *call, const char *name, int64_t *out);
 bool conf_arg_int_or(conf_call *call, const char *name, int64_t fallback, int64_t *out);
 bool conf_arg_scalar(conf_call *call, const char *name, tsr_scalar *out);
 bool conf_arg_scalar_or(conf_call *call, const char *name, tsr_scalar fallback, tsr_scalar *out);
+bool conf_arg_bool_or(conf_call *call, const char *name, bool fallback, bool *out);
+bool conf_arg_double_or(conf_call *call, const char *name, double fallback, double *out);
 bool conf_arg_int_list(conf_call *call, const char *name, int64_t *out, int *count);
 bool conf_arg_dtype_or(conf_call *call, const char *name, tsr_dtype fallback, tsr_dtype *out);
 bool conf_arg_string_or(conf_call *call, const char *name, const char *fallback, const char **out);
@@ -94,5 +98,7 @@ bool conf_arg_string_or(conf_call *call, const char *name, const char *fallback,
 int conf_call_return(conf_call *call, int status, tsr_tensor *out);
 /* Records `t` (retained) as an output: for in-place ops, the mutated self. */
 int conf_call_return_self(conf_call *call, int status, tsr_tensor *self);
+/* Records two outputs (values then indices, ...) and passes the status on. */
+int conf_call_return_pair(conf_call *call, int status, tsr_tensor *first, tsr_tensor *second);
 
 #endif

@@ -4,41 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* An optional tensor input: absent is fine (*out NULL), a scalar is not. */
-static bool bind_optional(conf_call *call, const char *name, tsr_tensor **out)
-{
-    tsr_operand o = {0};
-    bool present = false;
-    *out = NULL;
-    if (!conf_bind_operand_opt(call, name, &o, &present))
-        return false;
-    if (present && !o.tensor) {
-        snprintf(call->problem, sizeof call->problem, "%s: input '%s' must be a tensor",
-                 call->c->op, name);
-        return false;
-    }
-    *out = present ? (tsr_tensor *)o.tensor : NULL;
-    return true;
-}
-
-static bool arg_bool_or(conf_call *call, const char *name, bool fallback, bool *out)
-{
-    tsr_scalar s;
-    if (!conf_arg_scalar_or(call, name, tsr_scalar_bool(fallback), &s))
-        return false;
-    *out = s.kind == TSR_SCALAR_FLOAT ? s.v.f != 0.0 : s.v.i != 0;
-    return true;
-}
-
-static bool arg_double_or(conf_call *call, const char *name, double fallback, double *out)
-{
-    tsr_scalar s;
-    if (!conf_arg_scalar_or(call, name, tsr_scalar_float(fallback), &s))
-        return false;
-    *out = s.kind == TSR_SCALAR_FLOAT ? s.v.f : (double)s.v.i;
-    return true;
-}
-
 /* reduction='none' | 'mean' | 'sum'; another name gives -1, which the
  * library must refuse as PyTorch refuses the name. */
 static bool arg_reduction(conf_call *call, int *out)
@@ -78,10 +43,10 @@ static int adapt_layer_norm(conf_call *call)
     int64_t shape[TSR_MAX_DIMS];
     int ndim = 0;
     double eps;
-    if (!conf_bind_tensor(call, "input", &t) || !bind_optional(call, "weight", &weight) ||
-        !bind_optional(call, "bias", &bias) ||
+    if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor_opt(call, "weight", &weight) ||
+        !conf_bind_tensor_opt(call, "bias", &bias) ||
         !conf_arg_int_list(call, "normalized_shape", shape, &ndim) ||
-        !arg_double_or(call, "eps", 1e-5, &eps))
+        !conf_arg_double_or(call, "eps", 1e-5, &eps))
         return CONF_BIND_SKIP;
     int st = tsr_layer_norm(t, ndim, shape, weight, bias, eps, &out);
     return conf_call_return(call, st, out);
@@ -95,9 +60,9 @@ static int adapt_rms_norm(conf_call *call)
     int ndim = 0;
     double eps;
     bool has_eps = conf_arg_present(call, "eps");
-    if (!conf_bind_tensor(call, "input", &t) || !bind_optional(call, "weight", &weight) ||
+    if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor_opt(call, "weight", &weight) ||
         !conf_arg_int_list(call, "normalized_shape", shape, &ndim) ||
-        !arg_double_or(call, "eps", 0.0, &eps))
+        !conf_arg_double_or(call, "eps", 0.0, &eps))
         return CONF_BIND_SKIP;
     int st = tsr_rms_norm(t, ndim, shape, weight, has_eps ? &eps : NULL, &out);
     return conf_call_return(call, st, out);
@@ -112,10 +77,14 @@ static int adapt_batch_norm(conf_call *call)
     tsr_tensor *t, *mean, *var, *weight, *bias, *out = NULL;
     bool training;
     double momentum, eps;
-    if (!conf_bind_tensor(call, "input", &t) || !bind_optional(call, "running_mean", &mean) ||
-        !bind_optional(call, "running_var", &var) || !bind_optional(call, "weight", &weight) ||
-        !bind_optional(call, "bias", &bias) || !arg_bool_or(call, "training", false, &training) ||
-        !arg_double_or(call, "momentum", 0.1, &momentum) || !arg_double_or(call, "eps", 1e-5, &eps))
+    if (!conf_bind_tensor(call, "input", &t) ||
+        !conf_bind_tensor_opt(call, "running_mean", &mean) ||
+        !conf_bind_tensor_opt(call, "running_var", &var) ||
+        !conf_bind_tensor_opt(call, "weight", &weight) ||
+        !conf_bind_tensor_opt(call, "bias", &bias) ||
+        !conf_arg_bool_or(call, "training", false, &training) ||
+        !conf_arg_double_or(call, "momentum", 0.1, &momentum) ||
+        !conf_arg_double_or(call, "eps", 1e-5, &eps))
         return CONF_BIND_SKIP;
     tsr_tensor *mean_copy = NULL, *var_copy = NULL;
     int st = mean ? tsr_clone(mean, &mean_copy) : TSR_OK;
@@ -134,9 +103,9 @@ static int adapt_group_norm(conf_call *call)
     tsr_tensor *t, *weight, *bias, *out = NULL;
     int64_t groups;
     double eps;
-    if (!conf_bind_tensor(call, "input", &t) || !bind_optional(call, "weight", &weight) ||
-        !bind_optional(call, "bias", &bias) || !conf_arg_int(call, "num_groups", &groups) ||
-        !arg_double_or(call, "eps", 1e-5, &eps))
+    if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor_opt(call, "weight", &weight) ||
+        !conf_bind_tensor_opt(call, "bias", &bias) || !conf_arg_int(call, "num_groups", &groups) ||
+        !conf_arg_double_or(call, "eps", 1e-5, &eps))
         return CONF_BIND_SKIP;
     int st = tsr_group_norm(t, groups, weight, bias, eps, &out);
     return conf_call_return(call, st, out);
@@ -156,10 +125,10 @@ static int adapt_class_loss(conf_call *call)
     double smoothing = 0.0;
     bool cross_entropy = call->adapter->kernel == TSR_OP_LOG_SOFTMAX;
     if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor(call, "target", &target) ||
-        !bind_optional(call, "weight", &weight) ||
+        !conf_bind_tensor_opt(call, "weight", &weight) ||
         !conf_arg_int_or(call, "ignore_index", TSR_IGNORE_INDEX_DEFAULT, &ignore_index) ||
         !arg_reduction(call, &reduction) ||
-        (cross_entropy && !arg_double_or(call, "label_smoothing", 0.0, &smoothing)))
+        (cross_entropy && !conf_arg_double_or(call, "label_smoothing", 0.0, &smoothing)))
         return CONF_BIND_SKIP;
     int st = cross_entropy
                  ? tsr_cross_entropy(t, target, weight, ignore_index, reduction, smoothing, &out)
@@ -175,7 +144,8 @@ static int adapt_pointwise_loss(conf_call *call)
     double beta = 1.0;
     bool smooth = strcmp(call->adapter->op, "smooth_l1_loss") == 0;
     if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor(call, "target", &target) ||
-        !arg_reduction(call, &reduction) || (smooth && !arg_double_or(call, "beta", 1.0, &beta)))
+        !arg_reduction(call, &reduction) ||
+        (smooth && !conf_arg_double_or(call, "beta", 1.0, &beta)))
         return CONF_BIND_SKIP;
     int st = smooth ? tsr_smooth_l1_loss(t, target, reduction, beta, &out)
              : strcmp(call->adapter->op, "mse_loss") == 0 ? tsr_mse_loss(t, target, reduction, &out)
@@ -191,8 +161,8 @@ static int adapt_bce(conf_call *call)
     int reduction;
     bool logits = strcmp(call->adapter->op, "binary_cross_entropy_with_logits") == 0;
     if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor(call, "target", &target) ||
-        !bind_optional(call, "weight", &weight) ||
-        (logits && !bind_optional(call, "pos_weight", &pos_weight)) ||
+        !conf_bind_tensor_opt(call, "weight", &weight) ||
+        (logits && !conf_bind_tensor_opt(call, "pos_weight", &pos_weight)) ||
         !arg_reduction(call, &reduction))
         return CONF_BIND_SKIP;
     int st = logits ? tsr_binary_cross_entropy_with_logits(t, target, weight, pos_weight, reduction,
@@ -213,8 +183,8 @@ static int adapt_dropout(conf_call *call)
     tsr_tensor *t, *out = NULL;
     double p;
     bool training;
-    if (!conf_bind_tensor(call, "input", &t) || !arg_double_or(call, "p", 0.5, &p) ||
-        !arg_bool_or(call, "training", true, &training))
+    if (!conf_bind_tensor(call, "input", &t) || !conf_arg_double_or(call, "p", 0.5, &p) ||
+        !conf_arg_bool_or(call, "training", true, &training))
         return CONF_BIND_SKIP;
     tsr_generator *gen = NULL;
     int st = tsr_generator_create(0, &gen);
@@ -228,7 +198,7 @@ static int adapt_linear(conf_call *call)
 {
     tsr_tensor *t, *weight, *bias, *out = NULL;
     if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor(call, "weight", &weight) ||
-        !bind_optional(call, "bias", &bias))
+        !conf_bind_tensor_opt(call, "bias", &bias))
         return CONF_BIND_SKIP;
     int st = tsr_linear(t, weight, bias, &out);
     return conf_call_return(call, st, out);
@@ -238,7 +208,7 @@ static int adapt_bilinear(conf_call *call)
 {
     tsr_tensor *a, *b, *weight, *bias, *out = NULL;
     if (!conf_bind_tensor(call, "input1", &a) || !conf_bind_tensor(call, "input2", &b) ||
-        !conf_bind_tensor(call, "weight", &weight) || !bind_optional(call, "bias", &bias))
+        !conf_bind_tensor(call, "weight", &weight) || !conf_bind_tensor_opt(call, "bias", &bias))
         return CONF_BIND_SKIP;
     int st = tsr_bilinear(a, b, weight, bias, &out);
     return conf_call_return(call, st, out);
@@ -255,10 +225,10 @@ static int adapt_attention(conf_call *call)
     double dropout_p, scale;
     bool causal, has_scale = conf_arg_present(call, "scale");
     if (!conf_bind_tensor(call, "query", &q) || !conf_bind_tensor(call, "key", &k) ||
-        !conf_bind_tensor(call, "value", &v) || !bind_optional(call, "attn_mask", &mask) ||
-        !arg_double_or(call, "dropout_p", 0.0, &dropout_p) ||
-        !arg_bool_or(call, "is_causal", false, &causal) ||
-        !arg_double_or(call, "scale", 0.0, &scale))
+        !conf_bind_tensor(call, "value", &v) || !conf_bind_tensor_opt(call, "attn_mask", &mask) ||
+        !conf_arg_double_or(call, "dropout_p", 0.0, &dropout_p) ||
+        !conf_arg_bool_or(call, "is_causal", false, &causal) ||
+        !conf_arg_double_or(call, "scale", 0.0, &scale))
         return CONF_BIND_SKIP;
     int st = tsr_scaled_dot_product_attention(q, k, v, mask, dropout_p, causal,
                                               has_scale ? &scale : NULL, NULL, &out);

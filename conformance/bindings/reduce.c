@@ -103,12 +103,6 @@ static int adapt_count_nonzero(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
-static int return_pair(conf_call *call, int st, tsr_tensor *first, tsr_tensor *second)
-{
-    conf_call_return(call, st, first);
-    return conf_call_return(call, st, second);
-}
-
 /* torch.max / torch.min(input) or (input, dim, keepdim) -> (values, indices). */
 static int adapt_max_min(conf_call *call)
 {
@@ -126,7 +120,7 @@ static int adapt_max_min(conf_call *call)
     }
     int st = is_max ? tsr_max_dim(t, dim, keepdim, &values, &indices)
                     : tsr_min_dim(t, dim, keepdim, &values, &indices);
-    return return_pair(call, st, values, indices);
+    return conf_call_return_pair(call, st, values, indices);
 }
 
 /* torch.aminmax(input, dim=None, keepdim=False) -> (min, max). */
@@ -140,7 +134,7 @@ static int adapt_aminmax(conf_call *call)
         !arg_keepdim(call, &keepdim))
         return CONF_BIND_SKIP;
     int st = tsr_aminmax(t, dims, ndims, keepdim, &min, &max);
-    return return_pair(call, st, min, max);
+    return conf_call_return_pair(call, st, min, max);
 }
 
 /* correction=, or unbiased= (True is 1, False 0); 1 by default. */
@@ -175,7 +169,7 @@ static int adapt_moments(conf_call *call)
         st = tsr_var_mean(t, dims, ndims, correction, keepdim, &out, &mean);
     else
         st = tsr_std_mean(t, dims, ndims, correction, keepdim, &out, &mean);
-    return mean ? return_pair(call, st, out, mean) : conf_call_return(call, st, out);
+    return mean ? conf_call_return_pair(call, st, out, mean) : conf_call_return(call, st, out);
 }
 
 /* vector_norm's ord / torch.norm's p: a number, "inf", "-inf" or "fro" (the
@@ -239,7 +233,7 @@ static int adapt_running_extreme(conf_call *call)
         return CONF_BIND_SKIP;
     int st = call->adapter->kernel == TSR_OP_CUMMAX ? tsr_cummax(t, dim, &values, &indices)
                                                     : tsr_cummin(t, dim, &values, &indices);
-    return return_pair(call, st, values, indices);
+    return conf_call_return_pair(call, st, values, indices);
 }
 
 const conf_adapter conf_ops_reduce[] = {

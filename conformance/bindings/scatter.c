@@ -12,15 +12,6 @@
 
 enum { MAX_LIST = 64 };
 
-static bool arg_bool(conf_call *call, const char *name, bool fallback, bool *out)
-{
-    tsr_scalar s;
-    if (!conf_arg_scalar_or(call, name, tsr_scalar_bool(fallback), &s))
-        return false;
-    *out = s.kind == TSR_SCALAR_FLOAT ? s.v.f != 0 : s.v.i != 0;
-    return true;
-}
-
 /* The list operand `name` (marked used). */
 static bool bind_list(conf_call *call, const char *name, const tsr_tensor **list, size_t *count)
 {
@@ -301,7 +292,7 @@ static int adapt_scatter_reduce(conf_call *call)
     if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor(call, "index", &index) ||
         !conf_bind_tensor(call, "src", &src) || !conf_arg_int(call, "dim", &dim) ||
         !conf_arg_string_or(call, "reduce", "", &reduce) ||
-        !arg_bool(call, "include_self", true, &include_self))
+        !conf_arg_bool_or(call, "include_self", true, &include_self))
         return CONF_BIND_SKIP;
     int st = tsr_scatter_reduce(t, dim, index, src, reduce_name(reduce), include_self, &out);
     return conf_call_return(call, st, out);

@@ -6,21 +6,6 @@
 
 #include <string.h>
 
-static bool arg_bool(conf_call *call, const char *name, bool fallback, bool *out)
-{
-    tsr_scalar s;
-    if (!conf_arg_scalar_or(call, name, tsr_scalar_bool(fallback), &s))
-        return false;
-    *out = s.kind == TSR_SCALAR_FLOAT ? s.v.f != 0 : s.v.i != 0;
-    return true;
-}
-
-static int return_pair(conf_call *call, int st, tsr_tensor *a, tsr_tensor *b)
-{
-    conf_call_return(call, st, a);
-    return conf_call_return(call, st, b);
-}
-
 /* sort(input, dim=-1, descending=False, stable=...): stable=False may order
  * ties any way, so the always-stable sort serves both. */
 static int adapt_sort(conf_call *call)
@@ -29,15 +14,15 @@ static int adapt_sort(conf_call *call)
     int64_t dim;
     bool descending, stable;
     if (!conf_bind_tensor(call, "input", &t) || !conf_arg_int_or(call, "dim", -1, &dim) ||
-        !arg_bool(call, "descending", false, &descending) ||
-        !arg_bool(call, "stable", false, &stable))
+        !conf_arg_bool_or(call, "descending", false, &descending) ||
+        !conf_arg_bool_or(call, "stable", false, &stable))
         return CONF_BIND_SKIP;
     if (strcmp(call->c->op, "argsort") == 0) {
         int st = tsr_argsort(t, dim, descending, &indices);
         return conf_call_return(call, st, indices);
     }
     int st = tsr_sort(t, dim, descending, &values, &indices);
-    return return_pair(call, st, values, indices);
+    return conf_call_return_pair(call, st, values, indices);
 }
 
 /* topk's sorted=False leaves the order open; the sorted order is one. */
@@ -47,11 +32,12 @@ static int adapt_topk(conf_call *call)
     int64_t k, dim;
     bool largest, sorted;
     if (!conf_bind_tensor(call, "input", &t) || !conf_arg_int(call, "k", &k) ||
-        !conf_arg_int_or(call, "dim", -1, &dim) || !arg_bool(call, "largest", true, &largest) ||
-        !arg_bool(call, "sorted", true, &sorted))
+        !conf_arg_int_or(call, "dim", -1, &dim) ||
+        !conf_arg_bool_or(call, "largest", true, &largest) ||
+        !conf_arg_bool_or(call, "sorted", true, &sorted))
         return CONF_BIND_SKIP;
     int st = tsr_topk(t, k, dim, largest, &values, &indices);
-    return return_pair(call, st, values, indices);
+    return conf_call_return_pair(call, st, values, indices);
 }
 
 static int adapt_kthvalue(conf_call *call)
@@ -60,10 +46,11 @@ static int adapt_kthvalue(conf_call *call)
     int64_t k, dim;
     bool keepdim;
     if (!conf_bind_tensor(call, "input", &t) || !conf_arg_int(call, "k", &k) ||
-        !conf_arg_int_or(call, "dim", -1, &dim) || !arg_bool(call, "keepdim", false, &keepdim))
+        !conf_arg_int_or(call, "dim", -1, &dim) ||
+        !conf_arg_bool_or(call, "keepdim", false, &keepdim))
         return CONF_BIND_SKIP;
     int st = tsr_kthvalue(t, k, dim, keepdim, &values, &indices);
-    return return_pair(call, st, values, indices);
+    return conf_call_return_pair(call, st, values, indices);
 }
 
 /* median(input) gives one value; median(input, dim, keepdim) two outputs. */
@@ -74,14 +61,14 @@ static int adapt_median(conf_call *call)
     bool keepdim;
     bool has_dim = conf_arg_present(call, "dim");
     if (!conf_bind_tensor(call, "input", &t) || (has_dim && !conf_arg_int(call, "dim", &dim)) ||
-        !arg_bool(call, "keepdim", false, &keepdim))
+        !conf_arg_bool_or(call, "keepdim", false, &keepdim))
         return CONF_BIND_SKIP;
     if (!has_dim) {
         int st = tsr_median(t, &values);
         return conf_call_return(call, st, values);
     }
     int st = tsr_median_dim(t, dim, keepdim, &values, &indices);
-    return return_pair(call, st, values, indices);
+    return conf_call_return_pair(call, st, values, indices);
 }
 
 static int adapt_searchsorted(conf_call *call)
@@ -93,8 +80,9 @@ static int adapt_searchsorted(conf_call *call)
     if (!conf_bind_tensor(call, "sorted_sequence", &seq) ||
         !conf_bind_operand(call, "input", &values) ||
         !conf_bind_operand_opt(call, "sorter", &sorter, &has_sorter) ||
-        !arg_bool(call, "out_int32", false, &out_int32) ||
-        !arg_bool(call, "right", false, &right) || !conf_arg_string_or(call, "side", NULL, &side))
+        !conf_arg_bool_or(call, "out_int32", false, &out_int32) ||
+        !conf_arg_bool_or(call, "right", false, &right) ||
+        !conf_arg_string_or(call, "side", NULL, &side))
         return CONF_BIND_SKIP;
     if (has_sorter && !sorter.tensor)
         return CONF_BIND_SKIP;
@@ -109,7 +97,8 @@ static int adapt_bucketize(conf_call *call)
     bool right, out_int32;
     if (!conf_bind_operand(call, "input", &input) ||
         !conf_bind_tensor(call, "boundaries", &boundaries) ||
-        !arg_bool(call, "right", false, &right) || !arg_bool(call, "out_int32", false, &out_int32))
+        !conf_arg_bool_or(call, "right", false, &right) ||
+        !conf_arg_bool_or(call, "out_int32", false, &out_int32))
         return CONF_BIND_SKIP;
     int st = tsr_bucketize(input, boundaries, out_int32, right, &out);
     return conf_call_return(call, st, out);
@@ -124,9 +113,9 @@ static int adapt_unique(conf_call *call)
     bool has_dim = conf_arg_present(call, "dim");
     bool consecutive = strcmp(call->c->op, "unique_consecutive") == 0;
     if (!conf_bind_tensor(call, "input", &t) || (has_dim && !conf_arg_int(call, "dim", &dim)) ||
-        (!consecutive && !arg_bool(call, "sorted", true, &sorted)) ||
-        !arg_bool(call, "return_inverse", false, &want_inverse) ||
-        !arg_bool(call, "return_counts", false, &want_counts))
+        (!consecutive && !conf_arg_bool_or(call, "sorted", true, &sorted)) ||
+        !conf_arg_bool_or(call, "return_inverse", false, &want_inverse) ||
+        !conf_arg_bool_or(call, "return_counts", false, &want_counts))
         return CONF_BIND_SKIP;
     const int64_t *d = has_dim ? &dim : NULL;
     tsr_tensor **inv = want_inverse ? &inverse : NULL, **cnt = want_counts ? &counts : NULL;
