@@ -14,17 +14,34 @@ typedef struct adapter_table {
     const size_t *count;
 } adapter_table;
 
+/* In this order: it is the order of --list-ops, and the differential mode
+ * turns through the ops in it (a seed and a case index name an op by their
+ * place), so a table moves only with the cases it would renumber. */
 static const adapter_table adapter_tables[] = {
-    {conf_ops_elementwise, &conf_ops_elementwise_count},
-    {conf_ops_elementwise2, &conf_ops_elementwise2_count},
-    {conf_ops_inplace, &conf_ops_inplace_count},
-    {conf_ops_creation, &conf_ops_creation_count},
-    {conf_ops_shape, &conf_ops_shape_count},
-    {conf_ops_index, &conf_ops_index_count},
-    {conf_ops_sort, &conf_ops_sort_count},
-    {conf_ops_nn, &conf_ops_nn_count},
-    {conf_ops_products, &conf_ops_products_count},
-    {conf_ops_reduce, &conf_ops_reduce_count},
+    {conf_bindings_elementwise, &conf_bindings_elementwise_count},
+    {conf_bindings_copy_to, &conf_bindings_copy_to_count},
+    {conf_bindings_elementwise2, &conf_bindings_elementwise2_count},
+    {conf_bindings_ternary, &conf_bindings_ternary_count},
+    {conf_bindings_inplace, &conf_bindings_inplace_count},
+    {conf_bindings_copy_inplace, &conf_bindings_copy_inplace_count},
+    {conf_bindings_creation, &conf_bindings_creation_count},
+    {conf_bindings_views, &conf_bindings_views_count},
+    {conf_bindings_copy, &conf_bindings_copy_count},
+    {conf_bindings_join, &conf_bindings_join_count},
+    {conf_bindings_mask, &conf_bindings_mask_count},
+    {conf_bindings_index, &conf_bindings_index_count},
+    {conf_bindings_scatter, &conf_bindings_scatter_count},
+    {conf_bindings_rearrange, &conf_bindings_rearrange_count},
+    {conf_bindings_sort, &conf_bindings_sort_count},
+    {conf_bindings_unique, &conf_bindings_unique_count},
+    {conf_bindings_softmax, &conf_bindings_softmax_count},
+    {conf_bindings_norm, &conf_bindings_norm_count},
+    {conf_bindings_loss, &conf_bindings_loss_count},
+    {conf_bindings_nn, &conf_bindings_nn_count},
+    {conf_bindings_attention, &conf_bindings_attention_count},
+    {conf_bindings_products, &conf_bindings_products_count},
+    {conf_bindings_reduce, &conf_bindings_reduce_count},
+    {conf_bindings_scan, &conf_bindings_scan_count},
 };
 
 const conf_adapter *conf_adapter_at(size_t index)

@@ -95,9 +95,10 @@ static int adapt_eye(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
-const conf_adapter conf_ops_creation[] = {
+const conf_adapter conf_bindings_creation[] = {
     {"zeros", adapt_zeros_ones, TSR_OP_FILL, 0}, {"ones", adapt_zeros_ones, TSR_OP_FILL, 0},
     {"full", adapt_full, TSR_OP_FILL, 0},        {"arange", adapt_arange, -1, 0},
     {"linspace", adapt_linspace, -1, 0},         {"eye", adapt_eye, -1, 0},
 };
-const size_t conf_ops_creation_count = sizeof conf_ops_creation / sizeof conf_ops_creation[0];
+const size_t conf_bindings_creation_count =
+    sizeof conf_bindings_creation / sizeof conf_bindings_creation[0];

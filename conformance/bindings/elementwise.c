@@ -1,4 +1,4 @@
-/* Adapters for the elementwise ops: torch.add ... torch.clamp, Tensor.to. */
+/* Adapters for the elementwise ops: torch.add ... torch.clamp. */
 #include "bindings/bindings.h"
 
 #include <string.h>
@@ -118,19 +118,7 @@ static int adapt_clamp(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
-/* Tensor.to(dtype). */
-static int adapt_to(conf_call *call)
-{
-    tsr_tensor *t, *out = NULL;
-    tsr_dtype dtype;
-    if (!conf_bind_tensor(call, "self", &t) || !conf_arg_present(call, "dtype") ||
-        !conf_arg_dtype_or(call, "dtype", TSR_FLOAT32, &dtype))
-        return CONF_BIND_SKIP;
-    int st = tsr_to_dtype(t, dtype, &out);
-    return conf_call_return(call, st, out);
-}
-
-const conf_adapter conf_ops_elementwise[] = {
+const conf_adapter conf_bindings_elementwise[] = {
     {"add", adapt_add_sub, TSR_OP_ADD, 0},
     {"sub", adapt_add_sub, TSR_OP_SUB, 0},
     {"mul", adapt_binary, TSR_OP_MUL, 0},
@@ -168,7 +156,6 @@ const conf_adapter conf_ops_elementwise[] = {
     {"gelu", adapt_gelu, TSR_OP_GELU, 0},
     {"where", adapt_where, TSR_OP_WHERE, 0},
     {"clamp", adapt_clamp, TSR_OP_CLAMP, 0},
-    {"to", adapt_to, TSR_OP_COPY, 0},
 };
-const size_t conf_ops_elementwise_count =
-    sizeof conf_ops_elementwise / sizeof conf_ops_elementwise[0];
+const size_t conf_bindings_elementwise_count =
+    sizeof conf_bindings_elementwise / sizeof conf_bindings_elementwise[0];

@@ -1,5 +1,5 @@
-/* Adapters for the second elementwise family: torch.fmod ... torch.addcdiv,
- * the activations of torch.nn.functional, and Tensor.fill_ / Tensor.zero_. */
+/* Adapters for the second elementwise family: torch.fmod ... torch.nan_to_num,
+ * with the activations of torch.nn.functional. */
 #include "bindings/bindings.h"
 
 /* torch.OP(input, other); the op is the adapter's kernel. */
@@ -117,53 +117,7 @@ static int adapt_nan_to_num(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
-/* torch.lerp(input, end, weight): weight a tensor or a scalar. */
-static int adapt_lerp(conf_call *call)
-{
-    tsr_tensor *start, *end, *out = NULL;
-    tsr_operand weight;
-    if (!conf_bind_tensor(call, "input", &start) || !conf_bind_tensor(call, "end", &end) ||
-        !conf_bind_operand(call, "weight", &weight))
-        return CONF_BIND_SKIP;
-    int st = tsr_lerp(start, end, weight, &out);
-    return conf_call_return(call, st, out);
-}
-
-/* torch.addcmul / torch.addcdiv(input, tensor1, tensor2, value=1). */
-static int adapt_addc(conf_call *call)
-{
-    tsr_tensor *self, *t1, *t2, *out = NULL;
-    tsr_scalar value;
-    if (!conf_bind_tensor(call, "input", &self) || !conf_bind_tensor(call, "tensor1", &t1) ||
-        !conf_bind_tensor(call, "tensor2", &t2) ||
-        !conf_arg_scalar_or(call, "value", tsr_scalar_int(1), &value))
-        return CONF_BIND_SKIP;
-    int st = call->adapter->kernel == TSR_OP_ADDCMUL ? tsr_addcmul(self, t1, t2, value, &out)
-                                                     : tsr_addcdiv(self, t1, t2, value, &out);
-    return conf_call_return(call, st, out);
-}
-
-/* self.fill_(value): a Python scalar or a 0-d tensor. */
-static int adapt_fill_(conf_call *call)
-{
-    tsr_tensor *self;
-    tsr_operand value;
-    if (!conf_bind_tensor(call, "self", &self) || !conf_bind_operand(call, "value", &value))
-        return CONF_BIND_SKIP;
-    int st = value.tensor ? tsr_fill_tensor_(self, value.tensor) : tsr_fill_(self, value.scalar);
-    return conf_call_return_self(call, st, self);
-}
-
-static int adapt_zero_(conf_call *call)
-{
-    tsr_tensor *self;
-    if (!conf_bind_tensor(call, "self", &self))
-        return CONF_BIND_SKIP;
-    int st = tsr_zero_(self);
-    return conf_call_return_self(call, st, self);
-}
-
-const conf_adapter conf_ops_elementwise2[] = {
+const conf_adapter conf_bindings_elementwise2[] = {
     {"fmod", adapt_binary, TSR_OP_FMOD, 0},
     {"atan2", adapt_binary, TSR_OP_ATAN2, 0},
     {"hypot", adapt_binary, TSR_OP_HYPOT, 0},
@@ -205,11 +159,6 @@ const conf_adapter conf_ops_elementwise2[] = {
     {"elu", adapt_elu, TSR_OP_ELU, 0},
     {"hardtanh", adapt_hardtanh, TSR_OP_HARDTANH, 0},
     {"nan_to_num", adapt_nan_to_num, TSR_OP_NAN_TO_NUM, 0},
-    {"lerp", adapt_lerp, TSR_OP_LERP, 0},
-    {"addcmul", adapt_addc, TSR_OP_ADDCMUL, 0},
-    {"addcdiv", adapt_addc, TSR_OP_ADDCDIV, 0},
-    {"fill_", adapt_fill_, TSR_OP_FILL, CONF_ADAPTER_INPLACE},
-    {"zero_", adapt_zero_, TSR_OP_FILL, CONF_ADAPTER_INPLACE},
 };
-const size_t conf_ops_elementwise2_count =
-    sizeof conf_ops_elementwise2 / sizeof conf_ops_elementwise2[0];
+const size_t conf_bindings_elementwise2_count =
+    sizeof conf_bindings_elementwise2 / sizeof conf_bindings_elementwise2[0];

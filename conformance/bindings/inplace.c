@@ -1,6 +1,26 @@
-/* Adapters for the in-place Tensor methods: add_ ... clamp_, copy_. The
- * expected output of each is the mutated self, seen through its view. */
+/* Adapters for the in-place Tensor methods: fill_, zero_, add_ ... clamp_.
+ * The expected output of each is the mutated self, seen through its view. */
 #include "bindings/bindings.h"
+
+/* self.fill_(value): a Python scalar or a 0-d tensor. */
+static int adapt_fill_(conf_call *call)
+{
+    tsr_tensor *self;
+    tsr_operand value;
+    if (!conf_bind_tensor(call, "self", &self) || !conf_bind_operand(call, "value", &value))
+        return CONF_BIND_SKIP;
+    int st = value.tensor ? tsr_fill_tensor_(self, value.tensor) : tsr_fill_(self, value.scalar);
+    return conf_call_return_self(call, st, self);
+}
+
+static int adapt_zero_(conf_call *call)
+{
+    tsr_tensor *self;
+    if (!conf_bind_tensor(call, "self", &self))
+        return CONF_BIND_SKIP;
+    int st = tsr_zero_(self);
+    return conf_call_return_self(call, st, self);
+}
 
 /* self.OP_(other) for mul_ and the other plain binary ops; pow_ names its
  * operand "exponent". */
@@ -60,16 +80,9 @@ static int adapt_clamp_(conf_call *call)
     return conf_call_return_self(call, st, self);
 }
 
-static int adapt_copy_(conf_call *call)
-{
-    tsr_tensor *self, *src;
-    if (!conf_bind_tensor(call, "self", &self) || !conf_bind_tensor(call, "src", &src))
-        return CONF_BIND_SKIP;
-    int st = tsr_copy_(self, src);
-    return conf_call_return_self(call, st, self);
-}
-
-const conf_adapter conf_ops_inplace[] = {
+const conf_adapter conf_bindings_inplace[] = {
+    {"fill_", adapt_fill_, TSR_OP_FILL, CONF_ADAPTER_INPLACE},
+    {"zero_", adapt_zero_, TSR_OP_FILL, CONF_ADAPTER_INPLACE},
     {"add_", adapt_add_sub_, TSR_OP_ADD, CONF_ADAPTER_INPLACE},
     {"sub_", adapt_add_sub_, TSR_OP_SUB, CONF_ADAPTER_INPLACE},
     {"mul_", adapt_binary_, TSR_OP_MUL, CONF_ADAPTER_INPLACE},
@@ -78,6 +91,6 @@ const conf_adapter conf_ops_inplace[] = {
     {"remainder_", adapt_binary_, TSR_OP_REMAINDER, CONF_ADAPTER_INPLACE},
     {"pow_", adapt_binary_, TSR_OP_POW, CONF_ADAPTER_INPLACE},
     {"clamp_", adapt_clamp_, TSR_OP_CLAMP, CONF_ADAPTER_INPLACE},
-    {"copy_", adapt_copy_, TSR_OP_COPY, CONF_ADAPTER_INPLACE},
 };
-const size_t conf_ops_inplace_count = sizeof conf_ops_inplace / sizeof conf_ops_inplace[0];
+const size_t conf_bindings_inplace_count =
+    sizeof conf_bindings_inplace / sizeof conf_bindings_inplace[0];

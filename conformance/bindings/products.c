@@ -154,11 +154,12 @@ static int adapt_tensordot(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
-const conf_adapter conf_ops_products[] = {
+const conf_adapter conf_bindings_products[] = {
     {"matmul", adapt_matmul, TSR_OP_MATMUL, 0}, {"mm", adapt_mm, TSR_OP_MATMUL, 0},
     {"bmm", adapt_bmm, TSR_OP_MATMUL, 0},       {"dot", adapt_dot, TSR_OP_MATMUL, 0},
     {"vdot", adapt_vdot, TSR_OP_MATMUL, 0},     {"outer", adapt_outer, TSR_OP_MUL, 0},
     {"addmm", adapt_addmm, TSR_OP_MATMUL, 0},   {"baddbmm", adapt_baddbmm, TSR_OP_MATMUL, 0},
     {"einsum", adapt_einsum, TSR_OP_MATMUL, 0}, {"tensordot", adapt_tensordot, TSR_OP_MATMUL, 0},
 };
-const size_t conf_ops_products_count = sizeof conf_ops_products / sizeof conf_ops_products[0];
+const size_t conf_bindings_products_count =
+    sizeof conf_bindings_products / sizeof conf_bindings_products[0];

@@ -1,7 +1,6 @@
-/* Adapters for sorting and sets: sort, argsort, topk, kthvalue, median,
- * searchsorted, bucketize, unique, unique_consecutive. Multi-output ops
- * return their outputs in PyTorch's order (values before indices; unique's
- * output, inverse, counts, the last two only when asked for). */
+/* Adapters for sorting: sort, argsort, topk, kthvalue, median, searchsorted,
+ * bucketize. Multi-output ops return their outputs in PyTorch's order (values
+ * before indices). */
 #include "bindings/bindings.h"
 
 #include <string.h>
@@ -104,29 +103,7 @@ static int adapt_bucketize(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
-/* unique and unique_consecutive: output, then inverse and counts when asked. */
-static int adapt_unique(conf_call *call)
-{
-    tsr_tensor *t, *values = NULL, *inverse = NULL, *counts = NULL;
-    bool sorted, want_inverse, want_counts;
-    int64_t dim;
-    bool has_dim = conf_arg_present(call, "dim");
-    bool consecutive = strcmp(call->c->op, "unique_consecutive") == 0;
-    if (!conf_bind_tensor(call, "input", &t) || (has_dim && !conf_arg_int(call, "dim", &dim)) ||
-        (!consecutive && !conf_arg_bool_or(call, "sorted", true, &sorted)) ||
-        !conf_arg_bool_or(call, "return_inverse", false, &want_inverse) ||
-        !conf_arg_bool_or(call, "return_counts", false, &want_counts))
-        return CONF_BIND_SKIP;
-    const int64_t *d = has_dim ? &dim : NULL;
-    tsr_tensor **inv = want_inverse ? &inverse : NULL, **cnt = want_counts ? &counts : NULL;
-    int st = consecutive ? tsr_unique_consecutive(t, d, &values, inv, cnt)
-                         : tsr_unique(t, sorted, d, &values, inv, cnt);
-    conf_call_return(call, st, values);
-    conf_call_return(call, st, inverse);
-    return conf_call_return(call, st, counts);
-}
-
-const conf_adapter conf_ops_sort[] = {
+const conf_adapter conf_bindings_sort[] = {
     {"sort", adapt_sort, TSR_OP_SORT, 0},
     {"argsort", adapt_sort, TSR_OP_SORT, 0},
     {"topk", adapt_topk, TSR_OP_SORT, 0},
@@ -134,7 +111,5 @@ const conf_adapter conf_ops_sort[] = {
     {"median", adapt_median, TSR_OP_SORT, 0},
     {"searchsorted", adapt_searchsorted, TSR_OP_SEARCHSORTED, 0},
     {"bucketize", adapt_bucketize, TSR_OP_SEARCHSORTED, 0},
-    {"unique", adapt_unique, TSR_OP_SORT, 0},
-    {"unique_consecutive", adapt_unique, TSR_OP_NE, 0},
 };
-const size_t conf_ops_sort_count = sizeof conf_ops_sort / sizeof conf_ops_sort[0];
+const size_t conf_bindings_sort_count = sizeof conf_bindings_sort / sizeof conf_bindings_sort[0];

@@ -1,6 +1,6 @@
-/* Adapters for the movement ops: reshape ... unflatten, contiguous, clone.
- * PyTorch's view ops always return views, and clone never does; the flags
- * make the runner check that as well as the values. */
+/* Adapters for the movement ops: reshape ... unflatten. PyTorch's view ops
+ * always return views; the flags make the runner check that as well as the
+ * values. */
 #include "bindings/bindings.h"
 
 static int adapt_reshape(conf_call *call)
@@ -125,25 +125,7 @@ static int adapt_unflatten(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
-static int adapt_contiguous(conf_call *call)
-{
-    tsr_tensor *t, *out = NULL;
-    if (!conf_bind_tensor(call, "self", &t))
-        return CONF_BIND_SKIP;
-    int st = tsr_contiguous(t, &out);
-    return conf_call_return(call, st, out);
-}
-
-static int adapt_clone(conf_call *call)
-{
-    tsr_tensor *t, *out = NULL;
-    if (!conf_bind_tensor(call, "input", &t))
-        return CONF_BIND_SKIP;
-    int st = tsr_clone(t, &out);
-    return conf_call_return(call, st, out);
-}
-
-const conf_adapter conf_ops_shape[] = {
+const conf_adapter conf_bindings_views[] = {
     {"reshape", adapt_reshape, TSR_OP_COPY, 0},
     {"view", adapt_view, -1, CONF_ADAPTER_VIEW},
     {"transpose", adapt_transpose, -1, CONF_ADAPTER_VIEW},
@@ -155,7 +137,5 @@ const conf_adapter conf_ops_shape[] = {
     {"diagonal", adapt_diagonal, -1, CONF_ADAPTER_VIEW},
     {"flatten", adapt_flatten, TSR_OP_COPY, 0},
     {"unflatten", adapt_unflatten, -1, CONF_ADAPTER_VIEW},
-    {"contiguous", adapt_contiguous, TSR_OP_COPY, 0},
-    {"clone", adapt_clone, TSR_OP_COPY, CONF_ADAPTER_COPY},
 };
-const size_t conf_ops_shape_count = sizeof conf_ops_shape / sizeof conf_ops_shape[0];
+const size_t conf_bindings_views_count = sizeof conf_bindings_views / sizeof conf_bindings_views[0];
