@@ -238,7 +238,7 @@ static bool judge_aliasing(const diff_case *x, conf_result *res)
 }
 
 /* Output 0 of a product op, compared again with the rounding-error bound of
- * its sums (diff_bound.h) besides the case tolerance. Without a bound the
+ * its sums (bound.h) besides the case tolerance. Without a bound the
  * message of the plain comparison stands, with the reason appended. */
 static conf_compare_status compare_product(const diff_case *x, const conf_tolerance *tol, char *msg,
                                            size_t capacity)

@@ -1,6 +1,6 @@
 /* The differential mode: `tessera-conformance --backend NAME --against REF`.
  *
- * For every op with an adapter and a draw function (diff_ops.h) that the
+ * For every op with an adapter and a draw function (draws.h) that the
  * reference backend claims, random cases are drawn — shapes from 0-d to
  * 4-d with empty and size-1 dims, transposed / permuted / stepped / offset /
  * expanded layouts, every dtype pair the reference registers for the op's
@@ -8,7 +8,7 @@
  * backends. Results must match bit for bit for integers, bools and the
  * movement and selection ops, and within the default tolerance for floating
  * results (for the products, alternatively within the rounding-error bound
- * of their sums: diff_bound.h). Writes go through guarded views whose surroundings must survive:
+ * of their sums: bound.h). Writes go through guarded views whose surroundings must survive:
  * the self of every in-place method, a copy_ of each case's first result,
  * and the in-place form of every elementwise op.
  *

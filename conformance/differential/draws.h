@@ -2,10 +2,10 @@
  * name, building a case of the drawn dtype in a conf_draft, and flags that
  * say how results compare and which in-place form to check with guards.
  *
- * The tables are split by op family (diff_ops_elementwise.c,
- * diff_ops_index.c); conf_diff_op_find searches them. */
-#ifndef CONF_DIFF_OPS_H
-#define CONF_DIFF_OPS_H
+ * There is a table per op family (differential/FAMILY.c); conf_diff_op_find
+ * (draws.c) searches them. */
+#ifndef CONF_DIFF_DRAWS_H
+#define CONF_DIFF_DRAWS_H
 
 #include "differential/case.h"
 
@@ -30,11 +30,47 @@ typedef struct conf_diff_op {
 /* The entry for an adapter name, NULL if the op has no draw function. */
 const conf_diff_op *conf_diff_op_find(const char *op);
 
-extern const conf_diff_op conf_diff_ops_elementwise[];
-extern const size_t conf_diff_ops_elementwise_count;
-extern const conf_diff_op conf_diff_ops_index[];
-extern const size_t conf_diff_ops_index_count;
-extern const conf_diff_op conf_diff_ops_sort[];
-extern const size_t conf_diff_ops_sort_count;
+extern const conf_diff_op conf_diff_draws_elementwise[];
+extern const size_t conf_diff_draws_elementwise_count;
+extern const conf_diff_op conf_diff_draws_elementwise2[];
+extern const size_t conf_diff_draws_elementwise2_count;
+extern const conf_diff_op conf_diff_draws_ternary[];
+extern const size_t conf_diff_draws_ternary_count;
+extern const conf_diff_op conf_diff_draws_reduce[];
+extern const size_t conf_diff_draws_reduce_count;
+extern const conf_diff_op conf_diff_draws_scan[];
+extern const size_t conf_diff_draws_scan_count;
+extern const conf_diff_op conf_diff_draws_products[];
+extern const size_t conf_diff_draws_products_count;
+extern const conf_diff_op conf_diff_draws_index[];
+extern const size_t conf_diff_draws_index_count;
+extern const conf_diff_op conf_diff_draws_mask[];
+extern const size_t conf_diff_draws_mask_count;
+extern const conf_diff_op conf_diff_draws_scatter[];
+extern const size_t conf_diff_draws_scatter_count;
+extern const conf_diff_op conf_diff_draws_rearrange[];
+extern const size_t conf_diff_draws_rearrange_count;
+extern const conf_diff_op conf_diff_draws_join[];
+extern const size_t conf_diff_draws_join_count;
+extern const conf_diff_op conf_diff_draws_views[];
+extern const size_t conf_diff_draws_views_count;
+extern const conf_diff_op conf_diff_draws_copy[];
+extern const size_t conf_diff_draws_copy_count;
+extern const conf_diff_op conf_diff_draws_sort[];
+extern const size_t conf_diff_draws_sort_count;
+extern const conf_diff_op conf_diff_draws_unique[];
+extern const size_t conf_diff_draws_unique_count;
+extern const conf_diff_op conf_diff_draws_softmax[];
+extern const size_t conf_diff_draws_softmax_count;
+extern const conf_diff_op conf_diff_draws_norm[];
+extern const size_t conf_diff_draws_norm_count;
+extern const conf_diff_op conf_diff_draws_loss[];
+extern const size_t conf_diff_draws_loss_count;
+extern const conf_diff_op conf_diff_draws_nn[];
+extern const size_t conf_diff_draws_nn_count;
+extern const conf_diff_op conf_diff_draws_creation[];
+extern const size_t conf_diff_draws_creation_count;
+extern const conf_diff_op conf_diff_draws_inplace[];
+extern const size_t conf_diff_draws_inplace_count;
 
 #endif
