@@ -12,12 +12,12 @@
  * case failed or errored (or none ran), 2 on a usage or set-up problem. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "bind.h"
-#include "differential.h"
-#include "manifest.h"
-#include "report.h"
-#include "runner.h"
-#include "source.h"
+#include "bindings/bind.h"
+#include "differential/differential.h"
+#include "golden/manifest.h"
+#include "golden/report.h"
+#include "golden/runner.h"
+#include "golden/source.h"
 
 #include <fnmatch.h>
 #include <stdio.h>

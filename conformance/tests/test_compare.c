@@ -3,11 +3,11 @@
  * comparison that always passes would make every golden case worthless. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "bind.h"
-#include "compare.h"
-#include "manifest.h"
-#include "runner.h"
-#include "source.h"
+#include "bindings/bind.h"
+#include "golden/compare.h"
+#include "golden/manifest.h"
+#include "golden/runner.h"
+#include "golden/source.h"
 #include "conf_check.h"
 
 #include <math.h>

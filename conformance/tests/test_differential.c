@@ -6,9 +6,9 @@
  * the backend under test) stand for a faulty plugin. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "bind.h"
-#include "differential.h"
-#include "report.h"
+#include "bindings/bind.h"
+#include "differential/differential.h"
+#include "golden/report.h"
 #include "conf_check.h"
 
 #include <stdio.h>

@@ -4,10 +4,10 @@
  * their expected gradients worked out by hand. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "bind.h"
-#include "manifest.h"
-#include "runner.h"
-#include "source.h"
+#include "bindings/bind.h"
+#include "golden/manifest.h"
+#include "golden/runner.h"
+#include "golden/source.h"
 #include "conf_check.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Manifest parsing, typed JSON reads and view steps of the conformance runner. */
-#include "json_values.h"
-#include "manifest.h"
-#include "views.h"
+#include "common/json_values.h"
+#include "golden/manifest.h"
+#include "golden/view_steps.h"
 #include "conf_check.h"
 
 #include <math.h>

@@ -2,11 +2,11 @@
  * matmul whose terms cancel may differ from the float64 reference by more
  * than the case tolerance yet within gamma_K * sum|a_i b_i|, and passes; a
  * result just beyond that bound, or grossly wrong, still fails. */
-#include "compare.h"
-#include "diff_bound.h"
-#include "diff_case.h"
-#include "differential.h"
-#include "runner.h"
+#include "golden/compare.h"
+#include "differential/bound.h"
+#include "differential/case.h"
+#include "differential/differential.h"
+#include "golden/runner.h"
 #include "conf_check.h"
 
 #include <math.h>

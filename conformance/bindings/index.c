@@ -1,0 +1,78 @@
+/* Adapters for indexing: nonzero, index_select ... one_hot. Index tensors
+ * are operands; dim and the options are args. */
+#include "bindings/bindings.h"
+
+static int adapt_nonzero(conf_call *call)
+{
+    tsr_tensor *t, *out = NULL;
+    if (!conf_bind_tensor(call, "input", &t))
+        return CONF_BIND_SKIP;
+    int st = tsr_nonzero(t, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_index_select_gather(conf_call *call)
+{
+    tsr_tensor *t, *index, *out = NULL;
+    int64_t dim;
+    if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor(call, "index", &index) ||
+        !conf_arg_int(call, "dim", &dim))
+        return CONF_BIND_SKIP;
+    int st = call->adapter->kernel == TSR_OP_GATHER ? tsr_gather(t, dim, index, &out)
+                                                    : tsr_index_select(t, dim, index, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_take(conf_call *call)
+{
+    tsr_tensor *t, *index, *out = NULL;
+    if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor(call, "index", &index))
+        return CONF_BIND_SKIP;
+    int st = tsr_take(t, index, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_take_along_dim(conf_call *call)
+{
+    tsr_tensor *t, *indices, *out = NULL;
+    int64_t dim;
+    bool has_dim = conf_arg_present(call, "dim");
+    if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor(call, "indices", &indices) ||
+        (has_dim && !conf_arg_int(call, "dim", &dim)))
+        return CONF_BIND_SKIP;
+    int st = tsr_take_along_dim(t, indices, has_dim ? &dim : NULL, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_embedding(conf_call *call)
+{
+    tsr_tensor *indices, *weight, *out = NULL;
+    int64_t padding_idx;
+    bool has_padding = conf_arg_present(call, "padding_idx");
+    if (!conf_bind_tensor(call, "input", &indices) || !conf_bind_tensor(call, "weight", &weight) ||
+        (has_padding && !conf_arg_int(call, "padding_idx", &padding_idx)))
+        return CONF_BIND_SKIP;
+    int st = tsr_embedding(indices, weight, has_padding ? &padding_idx : NULL, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_one_hot(conf_call *call)
+{
+    tsr_tensor *t, *out = NULL;
+    int64_t classes;
+    if (!conf_bind_tensor(call, "input", &t) || !conf_arg_int_or(call, "num_classes", -1, &classes))
+        return CONF_BIND_SKIP;
+    int st = tsr_one_hot(t, classes, &out);
+    return conf_call_return(call, st, out);
+}
+
+const conf_adapter conf_bindings_index[] = {
+    {"nonzero", adapt_nonzero, TSR_OP_NONZERO, 0},
+    {"index_select", adapt_index_select_gather, TSR_OP_INDEX_SELECT, 0},
+    {"gather", adapt_index_select_gather, TSR_OP_GATHER, 0},
+    {"take", adapt_take, TSR_OP_GATHER, 0},
+    {"take_along_dim", adapt_take_along_dim, TSR_OP_GATHER, 0},
+    {"embedding", adapt_embedding, TSR_OP_INDEX_SELECT, 0},
+    {"one_hot", adapt_one_hot, TSR_OP_EQ, 0},
+};
+const size_t conf_bindings_index_count = sizeof conf_bindings_index / sizeof conf_bindings_index[0];
