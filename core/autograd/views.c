@@ -19,7 +19,10 @@ static _Atomic(const tsr__view_rules *) view_rules;
 
 void tsr__view_rules_set(const tsr__view_rules *rules)
 {
-    atomic_store_explicit(&view_rules, rules, memory_order_release);
+    /* Called for every view made: a store only the first time keeps the
+     * cache line shared between threads. */
+    if (atomic_load_explicit(&view_rules, memory_order_acquire) != rules)
+        atomic_store_explicit(&view_rules, rules, memory_order_release);
 }
 
 static tsr_status rules(const char *name, const tsr__view_rules **out)

@@ -110,7 +110,10 @@ static void (*_Atomic autograd_release)(struct tsr__autograd_meta *);
 
 void tsr__tensor_set_autograd_release(void (*release)(struct tsr__autograd_meta *meta))
 {
-    atomic_store_explicit(&autograd_release, release, memory_order_release);
+    /* Called for every record made: a store only the first time keeps the
+     * cache line shared between threads. */
+    if (atomic_load_explicit(&autograd_release, memory_order_acquire) != release)
+        atomic_store_explicit(&autograd_release, release, memory_order_release);
 }
 
 void tsr_tensor_release(const tsr_tensor *tensor)
