@@ -83,6 +83,15 @@ TSR_API tsr_status tsr_result_type(const tsr_operand *operands, size_t count, ts
 #define TSR_DTYPE_INFER ((tsr_dtype)-1)
 
 /* ======================================================================== */
+/* Version                                                                   */
+/* ======================================================================== */
+
+/* The library's version, "MAJOR.MINOR.PATCH" (static storage). When
+ * plugin_abi is not NULL it receives the plugin ABI version this library
+ * loads (TSR_PLUGIN_ABI_VERSION: major << 16 | minor). */
+TSR_API const char *tsr_version(uint32_t *plugin_abi);
+
+/* ======================================================================== */
 /* Backends                                                                  */
 /* ======================================================================== */
 
