@@ -2,9 +2,11 @@
  * or compares a backend with another on random cases.
  *
  *   tessera-conformance --backend NAME[,NAME...] --cases DIR [--op GLOB]
- *                       [--report FILE.html|.md|.json] [--verbose] [--no-grad]
+ *                       [--report FILE.html|.md|.json] [--summary FILE.md]
+ *                       [--verbose] [--no-grad]
  *   tessera-conformance --backend NAME --against REF [--cases-count N] [--seed S]
- *                       [--op GLOB] [--case J] [--report FILE] [--verbose]
+ *                       [--op GLOB] [--case J] [--report FILE] [--summary FILE.md]
+ *                       [--verbose]
  *   tessera-conformance --list-ops
  *
  * Prints each failing case (every case with --verbose), then one line
@@ -30,6 +32,7 @@ typedef struct options {
     const char *cases;
     const char *op_glob;
     const char *report;
+    const char *summary; /* --summary FILE: the short Markdown summary */
     bool verbose;
     bool list_ops;
     bool no_grad;
@@ -44,13 +47,24 @@ typedef struct options {
 static void usage(FILE *f)
 {
     fputs("usage: tessera-conformance --backend NAME[,NAME...] --cases DIR [--op GLOB]\n"
-          "                           [--report FILE.html|.md|.json] [--verbose] [--no-grad]\n"
+          "                           [--report FILE.html|.md|.json] [--summary FILE.md]\n"
+          "                           [--verbose] [--no-grad]\n"
           "       tessera-conformance --backend NAME --against REF [--cases-count N]\n"
           "                           [--seed S] [--op GLOB] [--case J] [--dump DIR]\n"
-          "                           [--report FILE] [--verbose]\n"
+          "                           [--report FILE] [--summary FILE.md] [--verbose]\n"
           "       tessera-conformance --list-ops\n"
+          "  --backend NAME[,NAME...]  the backends to test, in turn; several give one report\n"
+          "                   with an ops x backends matrix and each backend's details\n"
+          "  --cases DIR      the golden case set (a directory with manifest.jsonl)\n"
           "  --op GLOB        run the ops matching GLOB (with a '/', match \"op/case\")\n"
+          "  --report FILE    also write a full report: .html, .md or .json by extension,\n"
+          "                   naming the versions, devices, case set, date and command\n"
+          "  --summary FILE   also write a short Markdown summary (under 64 KB, for a\n"
+          "                   pull-request comment): totals per backend, the failing ops\n"
+          "  --verbose, -v    print every case, not only failures and errors\n"
           "  --no-grad        check forward outputs only, not the cases' gradients\n"
+          "  --list-ops       print the op names the runner can bind, and exit\n"
+          "  --help, -h       print this help, and exit\n"
           "  --skip-unavailable  exit 77 (CTest's skip) when a named backend cannot load\n"
           "  --against REF    differential mode: random cases, compared with backend REF\n"
           "  --cases-count N  differential cases in all (default 1000), dealt over the ops\n"
@@ -100,6 +114,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->op_glob = argv[++i];
         else if (strcmp(a, "--report") == 0 && has_value)
             o->report = argv[++i];
+        else if (strcmp(a, "--summary") == 0 && has_value)
+            o->summary = argv[++i];
         else if (strcmp(a, "--against") == 0 && has_value)
             o->against = argv[++i];
         else if (strcmp(a, "--dump") == 0 && has_value)
@@ -276,6 +292,34 @@ static bool backends_available(const options *o)
     return true;
 }
 
+static size_t count_selected(const options *o, const conf_manifest *m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->count; i++)
+        n += selected(o, &m->cases[i]);
+    return n;
+}
+
+/* --report and --summary, with what the run was; false (after saying why)
+ * when one cannot be written. */
+static bool write_outputs(const options *o, const conf_manifest *m, conf_report *report,
+                          conf_run_info *run)
+{
+    if (!o->report && !o->summary)
+        return true;
+    conf_run_info_read_plugins(run);
+    run->cases_dir = o->against ? NULL : o->cases;
+    run->cases_total = o->against ? report->count : m->count;
+    run->cases_selected = o->against ? report->count : count_selected(o, m);
+    report->run = run;
+    char msg[512];
+    bool ok = !o->report || conf_report_write(report, o->report, msg, sizeof msg);
+    ok = ok && (!o->summary || conf_report_write_summary(report, o->summary, msg, sizeof msg));
+    if (!ok)
+        fprintf(stderr, "tessera-conformance: %s\n", msg);
+    return ok;
+}
+
 static void list_ops(void)
 {
     const conf_adapter *a;
@@ -303,11 +347,14 @@ int main(int argc, char **argv)
              o.against ? o.against : "", (unsigned long long)o.seed);
     conf_report report = {.cases_dir = o.against ? "(random cases)" : o.cases,
                           .source = o.against ? source : "golden"};
-    bool ran = o.against ? run_differential(&o, &report) : run_backends(&o, &m, &report);
-    if (ran && o.report && !conf_report_write(&report, o.report, msg, sizeof msg)) {
-        fprintf(stderr, "tessera-conformance: %s\n", msg);
-        ran = false;
+    conf_run_info run;
+    if (!conf_run_info_init(&run, argc, argv, o.backends, o.against)) {
+        fputs("tessera-conformance: out of memory\n", stderr);
+        conf_manifest_free(&m);
+        return 2;
     }
+    bool ran = o.against ? run_differential(&o, &report) : run_backends(&o, &m, &report);
+    ran = ran && write_outputs(&o, &m, &report, &run);
     size_t counts[CONF_OUTCOME_COUNT];
     conf_report_counts(&report, counts);
     if (counts[CONF_ERROR])
@@ -324,6 +371,7 @@ int main(int argc, char **argv)
            counts[CONF_FAIL] + counts[CONF_ERROR], counts[CONF_SKIP]);
     bool failed = counts[CONF_FAIL] + counts[CONF_ERROR] > 0 || report.count == 0;
     conf_report_free(&report);
+    conf_run_info_free(&run);
     conf_manifest_free(&m);
     return !ran ? 2 : failed ? 1 : 0;
 }

@@ -37,6 +37,28 @@ void conf_report_counts(const conf_report *report, size_t counts[CONF_OUTCOME_CO
         counts[report->records[i].outcome]++;
 }
 
+void conf_report_backend_counts(const conf_report *report, const char *backend,
+                                size_t counts[CONF_OUTCOME_COUNT])
+{
+    memset(counts, 0, sizeof(size_t) * CONF_OUTCOME_COUNT);
+    for (size_t i = 0; i < report->count; i++) {
+        if (strcmp(report->records[i].backend, backend) == 0)
+            counts[report->records[i].outcome]++;
+    }
+}
+
+const conf_record *conf_report_first_failure(const conf_report *report, const char *op,
+                                             const char *backend)
+{
+    for (size_t i = 0; i < report->count; i++) {
+        const conf_record *r = &report->records[i];
+        if ((r->outcome == CONF_FAIL || r->outcome == CONF_ERROR) && strcmp(r->op, op) == 0 &&
+            strcmp(r->backend, backend) == 0)
+            return r;
+    }
+    return NULL;
+}
+
 conf_outcome conf_grad_outcome(conf_grad_check grad)
 {
     switch (grad) {
@@ -204,6 +226,37 @@ void conf_matrix_free(conf_matrix *m)
 conf_cell *conf_matrix_cell(const conf_matrix *m, size_t row, size_t column)
 {
     return &m->cells[row * m->ncolumns + column];
+}
+
+size_t conf_matrix_backend_end(const conf_matrix *m, size_t start)
+{
+    size_t end = start + 1;
+    while (end < m->ncolumns && strcmp(m->columns[end].backend, m->columns[start].backend) == 0)
+        end++;
+    return end;
+}
+
+void conf_matrix_backend_columns(const conf_matrix *m, const char *backend, size_t *start,
+                                 size_t *end)
+{
+    *start = *end = 0;
+    for (size_t c = 0; c < m->ncolumns; c = conf_matrix_backend_end(m, c)) {
+        if (strcmp(m->columns[c].backend, backend) == 0) {
+            *start = c;
+            *end = conf_matrix_backend_end(m, c);
+            return;
+        }
+    }
+}
+
+conf_cell conf_matrix_sum(const conf_matrix *m, size_t row, size_t start, size_t end)
+{
+    conf_cell sum = {{0}};
+    for (size_t c = start; c < end; c++) {
+        for (int o = 0; o < CONF_OUTCOME_COUNT; o++)
+            sum.counts[o] += conf_matrix_cell(m, row, c)->counts[o];
+    }
+    return sum;
 }
 
 /* ------------------------------------------------------------------------ */
