@@ -56,8 +56,12 @@ static char *command_line(int argc, char **argv)
 static bool add_backend(conf_run_info *info, const char *name, size_t len, const char *role)
 {
     for (size_t i = 0; i < info->nbackends; i++) {
-        if (strlen(info->backends[i].name) == len && strncmp(info->backends[i].name, name, len) == 0)
-            return true;
+        conf_backend_info *b = &info->backends[i];
+        if (strlen(b->name) != len || strncmp(b->name, name, len) != 0)
+            continue;
+        if (strcmp(b->role, role) != 0) /* --against itself, as a self-check */
+            b->role = "tested, reference";
+        return true;
     }
     conf_backend_info *grown =
         realloc(info->backends, (info->nbackends + 1) * sizeof *info->backends);
