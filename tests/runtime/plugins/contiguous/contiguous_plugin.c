@@ -12,6 +12,7 @@
 #include <tessera/plugin.h>
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,7 +91,9 @@ static value load(int32_t dtype, const char *p)
 static void store(int32_t dtype, char *p, value v)
 {
     if (dtype == TSR_INT64) {
-        int64_t i = v.is_int ? v.i : (int64_t)v.f;
+        /* out of range (NaN included) is undefined in C: x86's answer */
+        bool in_range = v.f >= -9223372036854775808.0 && v.f < 9223372036854775808.0;
+        int64_t i = v.is_int ? v.i : in_range ? (int64_t)v.f : INT64_MIN;
         memcpy(p, &i, sizeof i);
     } else if (dtype == TSR_FLOAT32) {
         float f = (float)(v.is_int ? (double)v.i : v.f);
@@ -263,6 +266,8 @@ static const tsr_kernel_entry contiguous_kernels[] = {
     {TSR_OP_COPY, TSR_INT64, TSR_INT64, ANY_LAYOUT, kernel_copy},
     {TSR_OP_COPY, TSR_INT64, TSR_FLOAT32, ANY_LAYOUT, kernel_copy},
     {TSR_OP_COPY, TSR_INT64, TSR_FLOAT64, ANY_LAYOUT, kernel_copy},
+    {TSR_OP_COPY, TSR_FLOAT32, TSR_INT64, ANY_LAYOUT, kernel_copy},
+    {TSR_OP_COPY, TSR_FLOAT64, TSR_INT64, ANY_LAYOUT, kernel_copy},
     SAME(TSR_OP_FILL, TSR_FLOAT32, kernel_fill),
     SAME(TSR_OP_FILL, TSR_FLOAT64, kernel_fill),
     SAME(TSR_OP_FILL, TSR_INT64, kernel_fill),
