@@ -127,11 +127,20 @@ static bool guard_self(diff_case *x, conf_result *res)
     const tsr_tensor *t = v->tensor;
     int st = conf_guarded_create(x->test.backend, tsr_tensor_dtype(t), tsr_tensor_ndim(t),
                                  tsr_tensor_shape(t), &x->self_guard, msg, sizeof msg);
+    bool copied = false;
     if (st == TSR_OK && (st = tsr_copy_(x->self_guard.view, t)) != TSR_OK)
         snprintf(msg, sizeof msg, "copy_ into a guarded view failed: %s: %s", tsr_status_name(st),
                  tsr_last_error());
+    else if (st == TSR_OK)
+        copied = true;
     if (st == TSR_OK && !conf_guarded_intact(&x->self_guard, msg, sizeof msg))
         st = TSR_ERR_BACKEND;
+    dtype_pair copy = {tsr_tensor_dtype(t), tsr_tensor_dtype(t)};
+    if (!copied && st == TSR_ERR_UNIMPLEMENTED && !claims(x->o, true, TSR_OP_COPY, copy)) {
+        /* without the copy row nothing can be written into a guarded view */
+        conf_result_set(res, CONF_SKIP, "not claimed: guarding self: %s", msg);
+        return false;
+    }
     if (st != TSR_OK) {
         conf_result_set(res, CONF_FAIL, "guarding self: %s", msg);
         return false;
@@ -194,11 +203,21 @@ static void judge_refusal(const diff_case *x, conf_result *res)
                         t->error);
 }
 
+/* Both refused, or only the reference did. The same refusal is a pass only
+ * where the backend claims the op's kernel for the drawn pair: a backend
+ * without it has not shown that it refuses (the golden rule, claims.h). */
 static void judge_errors(const diff_case *x, conf_result *res)
 {
     const conf_invocation *r = &x->ref_inv, *t = &x->test_inv;
+    char claim[128] = "";
+    if (x->adapter->kernel >= 0)
+        describe_claim(x, claim, sizeof claim);
     if (t->status == r->status && t->changed)
         conf_result_set(res, CONF_FAIL, "the failing call changed its input '%s'", t->changed);
+    else if (t->status == r->status && x->adapter->kernel >= 0 &&
+             !claims(x->o, true, x->adapter->kernel, x->pair))
+        conf_result_set(res, CONF_SKIP, "not claimed: %s; both refused: %s: %s", claim,
+                        tsr_status_name(r->status), r->error);
     else if (t->status == r->status)
         conf_result_set(res, CONF_PASS, "both refused: %s: %s", tsr_status_name(r->status),
                         r->error);
@@ -284,6 +303,10 @@ static bool judge_outputs(const diff_case *x, conf_result *res)
             conf_compare_tensors(t->outputs[i], r->outputs[i], &tol, msg, sizeof msg);
         if (cs == CONF_COMPARE_DIFFERENT && i == 0 && conf_diff_is_product(x->adapter->op))
             cs = compare_product(x, &tol, msg, sizeof msg);
+        if (cs == CONF_COMPARE_UNCLAIMED) {
+            conf_result_set(res, CONF_SKIP, "not claimed: output %d: %s", i, msg);
+            return false;
+        }
         if (cs != CONF_COMPARE_EQUAL) {
             conf_result_set(res, cs == CONF_COMPARE_DIFFERENT ? CONF_FAIL : CONF_ERROR,
                             "output %d: %s", i, msg);

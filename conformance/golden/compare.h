@@ -18,6 +18,8 @@ typedef enum conf_compare_status {
     CONF_COMPARE_EQUAL,
     CONF_COMPARE_DIFFERENT, /* the message says where and how */
     CONF_COMPARE_ERROR,     /* the data could not be read back */
+    CONF_COMPARE_UNCLAIMED, /* reading back needs a kernel the backend lacks (a copy
+                               row: TSR_ERR_UNIMPLEMENTED), so nothing is known */
 } conf_compare_status;
 
 /* The runner's default for a dtype (complex dtypes use their real type's):

@@ -3,6 +3,7 @@
 
 #include "bindings/bind.h"
 #include "common/json_values.h"
+#include "golden/claims.h"
 #include "golden/compare.h"
 #include "golden/view_steps.h"
 
@@ -37,13 +38,19 @@ static conf_outcome failure_outcome(int status)
     return status == TSR_ERR_UNIMPLEMENTED ? CONF_SKIP : CONF_ERROR;
 }
 
+/* "not claimed: " before the message of a skip for a missing kernel. */
+static const char *claim_prefix(int status)
+{
+    return status == TSR_ERR_UNIMPLEMENTED ? "not claimed: " : "";
+}
+
 static bool load_one(const conf_source *source, tsr_backend *backend, const conf_tensor_ref *ref,
                      tsr_tensor **base, tsr_tensor **viewed, conf_result *res)
 {
     char msg[768];
     int st = source->load(source, ref, backend, base, msg, sizeof msg);
     if (st != TSR_OK) {
-        conf_result_set(res, failure_outcome(st), "input: %s", msg);
+        conf_result_set(res, failure_outcome(st), "%sinput: %s", claim_prefix(st), msg);
         return false;
     }
     conf_view_status vs =
@@ -51,7 +58,7 @@ static bool load_one(const conf_source *source, tsr_backend *backend, const conf
     if (vs == CONF_VIEW_BAD_STEP)
         conf_result_set(res, CONF_ERROR, "case: %s of %s", msg, ref->file);
     else if (vs == CONF_VIEW_FAILED)
-        conf_result_set(res, failure_outcome(st), "%s of %s", msg, ref->file);
+        conf_result_set(res, failure_outcome(st), "%s%s of %s", claim_prefix(st), msg, ref->file);
     return vs == CONF_VIEW_OK;
 }
 
@@ -251,6 +258,10 @@ static bool compare_outputs(const conf_call *call, tsr_tensor *const *expected, 
         conf_tolerance tol = conf_case_tolerance(c, tsr_tensor_dtype(expected[i]));
         conf_compare_status cs =
             conf_compare_tensors(call->outputs[i], expected[i], &tol, msg, sizeof msg);
+        if (cs == CONF_COMPARE_UNCLAIMED) {
+            conf_result_set(res, CONF_SKIP, "not claimed: output %d: %s", i, msg);
+            return false;
+        }
         if (cs != CONF_COMPARE_EQUAL) {
             conf_result_set(res, cs == CONF_COMPARE_DIFFERENT ? CONF_FAIL : CONF_ERROR,
                             "output %d: %s", i, msg);
@@ -281,7 +292,7 @@ static bool judge_outputs(const conf_runner *r, const conf_call *call, int st, c
     int est = c->noutputs ? r->source->expected(r->source, c, r->backend, expected, msg, sizeof msg)
                           : TSR_OK;
     if (est != TSR_OK) {
-        conf_result_set(res, failure_outcome(est), "expected output: %s", msg);
+        conf_result_set(res, failure_outcome(est), "%sexpected output: %s", claim_prefix(est), msg);
         return false;
     }
     bool missing_kernel = st == TSR_ERR_UNIMPLEMENTED;
@@ -293,7 +304,7 @@ static bool judge_outputs(const conf_runner *r, const conf_call *call, int st, c
     }
     bool passed = false;
     if (missing_kernel)
-        conf_result_set(res, CONF_SKIP, "backend: %s", error);
+        conf_result_set(res, CONF_SKIP, "not claimed: %s", error);
     else if (st != TSR_OK)
         conf_result_set(res, CONF_ERROR, "unexpected error %s: %s", tsr_status_name(st), error);
     else if (changed)
@@ -309,16 +320,21 @@ static bool judge_outputs(const conf_runner *r, const conf_call *call, int st, c
 }
 
 /* The golden format's rule: any error, with a message and every input
- * unchanged, passes, a missing kernel included (PyTorch lacks it too). */
+ * unchanged, passes, a missing kernel included (PyTorch lacks it too), but
+ * only where the backend claims what the refusal needs (claims.h): a
+ * backend without the op's kernel has not shown that it refuses. */
 static void judge_error(const conf_call *call, int st, const char *error, const char *changed,
                         conf_result *res)
 {
     const conf_case *c = call->c;
+    char why[900];
     if (st == TSR_OK)
         conf_result_set(res, CONF_ERROR, "no error; PyTorch raised %s%s%s", c->error,
                         c->error_message ? ": " : "", c->error_message ? c->error_message : "");
     else if (changed)
         conf_result_set(res, CONF_ERROR, "the failing call changed its input '%s'", changed);
+    else if (!conf_claims_refusal(call, st, error, why, sizeof why))
+        conf_result_set(res, CONF_SKIP, "%s", why);
     else if (error[0] == '\0')
         conf_result_set(res, CONF_ERROR, "%s without a message", tsr_status_name(st));
     else

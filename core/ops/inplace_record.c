@@ -54,8 +54,11 @@ static tsr_status copy_with_history(const tsr_tensor *t, bool copy_value, tsr_te
     bool previous = tsr_grad_mode_set(false);
     tsr_status st = copy_value ? tsr_clone(t, out) : tsr_detach(t, out);
     tsr_grad_mode_set(previous);
-    if (st == TSR_OK && (st = take_history(*out, t)) != TSR_OK)
+    if (st == TSR_OK && (st = take_history(*out, t)) != TSR_OK) {
+        /* *out is the caller's slot, which tsr__inplace_end releases */
         tsr_tensor_release(*out);
+        *out = NULL;
+    }
     return st;
 }
 

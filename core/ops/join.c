@@ -266,8 +266,11 @@ static tsr_status pieces(const tsr_tensor *t, int d, const int64_t *sizes, size_
     for (size_t i = 0; i < n; i++) {
         tsr_status st = tsr_narrow(t, d, start, sizes[i], &outs[i]);
         if (st != TSR_OK) {
-            for (size_t j = 0; j < i; j++)
+            /* all or nothing: the caller's array holds no released piece */
+            for (size_t j = 0; j < i; j++) {
                 tsr_tensor_release(outs[j]);
+                outs[j] = NULL;
+            }
             return st;
         }
         start += sizes[i];
@@ -382,8 +385,10 @@ tsr_status tsr_unbind(const tsr_tensor *t, int64_t dim, tsr_tensor **outs, size_
             st = tsr_squeeze_dim(slice, d, &outs[i]);
         tsr_tensor_release(slice);
         if (st != TSR_OK) {
-            for (int64_t j = 0; j < i; j++)
+            for (int64_t j = 0; j < i; j++) {
                 tsr_tensor_release(outs[j]);
+                outs[j] = NULL;
+            }
             return st;
         }
     }

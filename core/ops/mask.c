@@ -210,8 +210,10 @@ static tsr_status flat_pair(const char *op, const tsr_tensor *t, const tsr_tenso
     tsr_tensor_release(em);
     tsr_tensor_release(bool_mask);
     if (st != TSR_OK) {
+        /* the caller releases the out-parameters too: leave them NULL */
         tsr_tensor_release(*flat_t);
         tsr_tensor_release(*flat_mask);
+        *flat_t = *flat_mask = NULL;
     }
     return st;
 }

@@ -239,6 +239,7 @@ static tsr_status median_keepdim(const tsr_tensor *t, int d, tsr_tensor **values
         (st = nan_median(t, d, values, indices)) != TSR_OK) {
         tsr_tensor_release(*values);
         tsr_tensor_release(*indices);
+        *values = *indices = NULL;
     }
     return st;
 }
