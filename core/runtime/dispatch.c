@@ -28,7 +28,7 @@ tsr_status tsr__require_kernel(const char *op, tsr_backend *b, tsr_op kernel, ts
     tsr_backend *fallback;
     tsr_status st = tsr__fallback_find(b, kernel, in, out, &fallback);
     if (st != TSR_OK) {
-        tsr__prefix_error("%s: %s, and the fallback cannot be used", op, missing);
+        tsr__prefix_error("%s: %s, with no usable fallback", op, missing);
         return st;
     }
     if (fallback)

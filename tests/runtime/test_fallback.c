@@ -9,6 +9,10 @@
  *   unset     no TESSERA_FALLBACK: the "no kernel" error names the variable
  *   unknown   TESSERA_FALLBACK names no plugin: a clean error on use
  *   device    TESSERA_FALLBACK names a device-memory backend (vulkan): refused
+ *
+ * and one with TESSERA_BACKEND=vulkan, whose handles are opaque:
+ *
+ *   device-caller  TESSERA_FALLBACK=reference runs sort, which vulkan lacks
  */
 #include "check.h"
 
@@ -332,6 +336,40 @@ static void device_memory_fallback_is_refused(void)
                            "memory; the fallback must be a host-memory backend");
 }
 
+/* A device backend's operands move through copy_to_host / copy_from_host;
+ * sort's two outputs (float32 values, int64 indices) come back to it. */
+static void device_backend_falls_back_to_host(void)
+{
+    tsr_backend *vk = backend_named("vulkan");
+    const int64_t shape[2] = {2, 3};
+    tsr_tensor *a = floats_on(vk, 2, shape, a_values, 6), *at = NULL, *values = NULL,
+               *indices = NULL;
+    CHECK_OK(tsr_transpose(a, 0, 1, &at)); /* 3x2: sort a strided view along dim 0 */
+    CHECK_OK(tsr_sort(at, 0, false, &values, &indices));
+    CHECK_TRUE(lives_on(values, "vulkan") && lives_on(indices, "vulkan"));
+    float v[6] = {0};
+    int64_t ix[6] = {0};
+    if (values && indices) {
+        CHECK_OK(tsr_to_host(values, v, sizeof v));
+        CHECK_OK(tsr_to_host(indices, ix, sizeof ix));
+    }
+    /* columns of `at` are a's rows: {1.5, -2, 3} and {0.25, 5, -6} */
+    const float sorted[6] = {-2, -6, 1.5f, 0.25f, 3, 5};
+    const int64_t order[6] = {1, 2, 0, 0, 2, 1};
+    for (int k = 0; k < 6; k++) {
+        CHECK_DOUBLE(v[k], sorted[k], 0);
+        CHECK_INT(ix[k], order[k]);
+    }
+    tsr_tensor *all[] = {a, at, values, indices};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        tsr_tensor_release(all[i]);
+}
+
+static void run_device_caller(void)
+{
+    RUN_TEST(device_backend_falls_back_to_host);
+}
+
 static void run_unset(void)
 {
     RUN_TEST(no_kernel_error_names_the_variable);
@@ -355,14 +393,19 @@ int main(int argc, char **argv)
         const char *mode;
         void (*run)(void);
     } modes[] = {
-        {"on", run_on}, {"unset", run_unset}, {"unknown", run_unknown}, {"device", run_device}};
+        {"on", run_on},
+        {"unset", run_unset},
+        {"unknown", run_unknown},
+        {"device", run_device},
+        {"device-caller", run_device_caller},
+    };
     for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof modes[0]; i++) {
         if (strcmp(argv[1], modes[i].mode) == 0) {
             modes[i].run();
             return check_summary(argv[1]);
         }
     }
-    fprintf(stderr, "usage: test_fallback on|unset|unknown|device\n"
+    fprintf(stderr, "usage: test_fallback on|unset|unknown|device|device-caller\n"
                     "(each mode expects the environment that tests/runtime/CMakeLists.txt sets)\n");
     return 2;
 }
