@@ -5,6 +5,7 @@
 #include "runtime/fallback.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* "backend 'x' has no K kernel for D" (or "for D -> E"). */
 static void describe_missing(char *text, size_t capacity, const tsr_backend *b, tsr_op kernel,
@@ -39,6 +40,10 @@ tsr_status tsr__require_kernel(const char *op, tsr_backend *b, tsr_op kernel, ts
         return tsr__set_error(TSR_ERR_UNIMPLEMENTED, "%s: %s, nor does the fallback '%s' "
                                                      "(TESSERA_FALLBACK)",
                               op, missing, configured->name);
+    /* The hint names another backend; cpu and reference cover the same
+     * (op, dtype) rows, so neither can stand in for the other. */
+    if (strcmp(b->name, "cpu") == 0 || strcmp(b->name, "reference") == 0)
+        return tsr__set_error(TSR_ERR_UNIMPLEMENTED, "%s: %s", op, missing);
     return tsr__set_error(TSR_ERR_UNIMPLEMENTED, "%s: %s; set TESSERA_FALLBACK=cpu to run it on "
                                                  "a host backend",
                           op, missing);

@@ -303,6 +303,13 @@ static void no_kernel_error_names_the_variable(void)
     CHECK_OK(tsr_fallback_backend(&fallback));
     CHECK_TRUE(fallback == NULL);
     tsr_tensor_release(a);
+
+    /* on the reference, which no host backend can stand in for, no hint */
+    tsr_tensor *r = floats_on(backend_named("reference"), 2, shape23, a_values, 6);
+    CHECK_ERROR(tsr_binary(TSR_OP_BITWISE_AND, tsr_operand_tensor(r), tsr_operand_tensor(r), &out),
+                TSR_ERR_UNIMPLEMENTED, "backend 'reference' has no bitwise_and kernel for float32");
+    CHECK_TRUE(!strstr(tsr_last_error(), "TESSERA_FALLBACK"));
+    tsr_tensor_release(r);
 }
 
 /* A setting that cannot be used fails every op that would need it, with a
