@@ -1,5 +1,5 @@
 # The training demo: an MLP on the UCI digits (examples/train_digits.c), and
-# its two tests. Included from examples/CMakeLists.txt.
+# its tests. Included from examples/CMakeLists.txt.
 find_package(ZLIB REQUIRED)
 add_executable(train_digits train_digits.c)
 target_link_libraries(train_digits PRIVATE tessera ZLIB::ZLIB)
@@ -17,6 +17,16 @@ if(BUILD_TESTING)
   # On the reference backend: deterministic, and about 30 s under ASan on 2 cores.
   set_tests_properties(demo_leak_check PROPERTIES LABELS "demo;leak" TIMEOUT 300
                        ENVIRONMENT "TESSERA_BACKEND=reference")
+  # On the toy plugin (tests/runtime/plugins/toy: copy, fill and add on
+  # float32) every other kernel runs on the reference backend through
+  # TESSERA_FALLBACK; training must reach the same accuracy, and the banner
+  # must name the toy, not a backend the loader fell back to.
+  add_test(NAME demo_train_digits_toy_fallback
+           COMMAND train_digits --epochs 4 --expect-accuracy 0.95)
+  set_tests_properties(demo_train_digits_toy_fallback PROPERTIES
+      LABELS demo TIMEOUT 300
+      FAIL_REGULAR_EXPRESSION "backend: (cpu|reference|vulkan)"
+      ENVIRONMENT "TESSERA_BACKEND=toy;TESSERA_FALLBACK=reference;TESSERA_PLUGIN_PATH=${CMAKE_BINARY_DIR}/test-plugins/toy")
   # The same program on the Vulkan backend (Mesa's lavapipe, validation layer
   # on) must reach the accuracy the host backends reach. The loader falls
   # back to another backend when vulkan cannot start, so the test fails on

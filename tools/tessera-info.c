@@ -146,6 +146,32 @@ static int print_ops_markdown(size_t count)
     return 0;
 }
 
+/* TESSERA_FALLBACK: the host backend that runs the kernels a backend lacks.
+ * Returns whether the setting is usable (unset counts as usable). */
+static bool print_fallback(bool json)
+{
+    tsr_backend *fallback = NULL;
+    bool ok = tsr_fallback_backend(&fallback) == TSR_OK;
+    const char *problem = ok ? "" : tsr_last_error();
+    if (json) {
+        printf(", \"fallback\": ");
+        if (fallback)
+            print_json_string(tsr_backend_name(fallback));
+        else
+            printf("null");
+        printf(", \"fallback_problem\": ");
+        print_json_string(problem);
+    } else if (!ok) {
+        printf("\nfallback: unusable: %s\n", problem);
+    } else {
+        printf("\nfallback: %s\n", fallback ? tsr_backend_name(fallback)
+                                             : "none (TESSERA_FALLBACK is not set)");
+    }
+    if (!ok)
+        fprintf(stderr, "tessera-info: %s\n", problem);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     bool json = argc > 1 && strcmp(argv[1], "--json") == 0;
@@ -181,9 +207,11 @@ int main(int argc, char **argv)
     if (json) {
         printf("\n  ], \"problem\": ");
         print_json_string(problem);
-        printf("}\n");
     }
+    bool fallback_ok = print_fallback(json);
+    if (json)
+        printf("}\n");
     if (*problem)
         fprintf(stderr, "tessera-info: %s\n", problem);
-    return def ? 0 : 1;
+    return def && fallback_ok ? 0 : 1;
 }

@@ -151,3 +151,68 @@ tsr_status tsr__move_across(const char *op, const tsr_tensor *t, tsr_backend *ds
     *out = moved;
     return TSR_OK;
 }
+
+/* The elements of t's storage that t reaches: [*lo, *hi), empty for an
+ * empty t. */
+static void storage_span(const tsr_tensor *t, int64_t *lo, int64_t *hi)
+{
+    int64_t first = t->offset, last = t->offset;
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->shape[d] == 0) {
+            *lo = *hi = t->offset;
+            return;
+        }
+        int64_t reach = (t->shape[d] - 1) * t->strides[d];
+        if (reach < 0)
+            first += reach;
+        else
+            last += reach;
+    }
+    *lo = first;
+    *hi = last + 1;
+}
+
+tsr_status tsr__move_view_across(const char *op, const tsr_tensor *t, tsr_backend *dst,
+                                 tsr_tensor **out)
+{
+    int64_t lo, hi;
+    storage_span(t, &lo, &hi);
+    size_t esize = tsr_dtype_size(t->dtype), bytes = (size_t)(hi - lo) * esize;
+    void *host = malloc(bytes ? bytes : 1);
+    if (!host)
+        return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory (%zu bytes)", op,
+                              bytes);
+    int64_t count = hi - lo;
+    tsr_tensor *flat = NULL;
+    tsr_status st = tsr__backend_download(op, t->storage->backend, host, t->storage->handle,
+                                          (size_t)lo * esize, bytes);
+    if (st == TSR_OK)
+        st = tsr__tensor_empty(op, dst, t->dtype, 1, &count, &flat);
+    if (st == TSR_OK)
+        st = tsr__backend_upload(op, dst, flat->storage->handle, 0, host, bytes);
+    free(host);
+    if (st == TSR_OK)
+        st = tsr__tensor_restride(flat, t->ndim, t->shape, t->strides, t->offset - lo, out);
+    tsr_tensor_release(flat);
+    return st;
+}
+
+tsr_status tsr__move_view_back(const char *op, const tsr_tensor *moved, tsr_tensor *view)
+{
+    int64_t lo, hi;
+    storage_span(view, &lo, &hi);
+    size_t esize = tsr_dtype_size(view->dtype), bytes = (size_t)(hi - lo) * esize;
+    void *host = malloc(bytes ? bytes : 1);
+    if (!host)
+        return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory (%zu bytes)", op,
+                              bytes);
+    /* moved's storage starts where view's span does */
+    size_t start = (size_t)(moved->offset - (view->offset - lo)) * esize;
+    tsr_status st = tsr__backend_download(op, moved->storage->backend, host,
+                                          moved->storage->handle, start, bytes);
+    if (st == TSR_OK)
+        st = tsr__backend_upload(op, view->storage->backend, view->storage->handle,
+                                 (size_t)lo * esize, host, bytes);
+    free(host);
+    return st;
+}

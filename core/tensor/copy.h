@@ -25,5 +25,13 @@ tsr_status tsr__fill(const char *op, tsr_tensor *t, tsr_scalar value);
  * every pair of backends shares). */
 tsr_status tsr__move_across(const char *op, const tsr_tensor *t, tsr_backend *dst,
                             tsr_tensor **out);
+/* The part of t's storage that t reaches, copied through host memory into a
+ * new storage on dst, viewed with t's shape and strides: no kernel runs on
+ * either backend, so any backend's tensors of any layout can move. */
+tsr_status tsr__move_view_across(const char *op, const tsr_tensor *t, tsr_backend *dst,
+                                 tsr_tensor **out);
+/* Writes `moved` (made by tsr__move_view_across from `view`) back over the
+ * part of view's storage that view reaches. */
+tsr_status tsr__move_view_back(const char *op, const tsr_tensor *moved, tsr_tensor *view);
 
 #endif

@@ -105,7 +105,8 @@ tsr_status tsr__launch(tsr_op op, tsr_dtype dtype_in, tsr_dtype dtype_out,
     uint32_t flags = 0;
     tsr_kernel_fn fn = tsr__registry_find(b, op, dtype_in, dtype_out, &flags);
     if (!fn)
-        return tsr__require_kernel(name, b, op, dtype_in, dtype_out);
+        return tsr__launch_fallback(op, dtype_in, dtype_out, inputs, num_inputs, outputs,
+                                    num_outputs, attrs);
     if (tsr_tensor_numel(outputs[0]) == 0)
         return TSR_OK;
     const tsr_tensor *prepared[TSR__MAX_OPERANDS];

@@ -14,6 +14,13 @@ tsr_status tsr__launch(tsr_op op, tsr_dtype dtype_in, tsr_dtype dtype_out,
                        const tsr_tensor *const *inputs, int num_inputs, tsr_tensor *const *outputs,
                        int num_outputs, const void *attrs);
 
+/* tsr__launch for an op the outputs' backend has no kernel for: on the
+ * TESSERA_FALLBACK backend when it has one (operands moved there through
+ * host memory, outputs moved back), else the "no kernel" error. */
+tsr_status tsr__launch_fallback(tsr_op op, tsr_dtype dtype_in, tsr_dtype dtype_out,
+                                const tsr_tensor *const *inputs, int num_inputs,
+                                tsr_tensor *const *outputs, int num_outputs, const void *attrs);
+
 /* Checks that every tensor lives on the same backend and returns it. */
 tsr_status tsr__common_backend(const char *op, const tsr_tensor *const *tensors, int count,
                                tsr_backend **out);

@@ -105,6 +105,10 @@ TSR_API bool tsr_backend_has_kernel(const tsr_backend *backend, tsr_op op, tsr_d
                                     tsr_dtype out);
 /* Waits for all work queued on the backend. */
 TSR_API tsr_status tsr_backend_synchronize(tsr_backend *backend);
+/* The host backend that TESSERA_FALLBACK names, which runs the kernels
+ * another backend lacks (docs/writing-a-plugin.md, "Fallback"): NULL when the
+ * variable is unset, an error when it names no usable host-memory backend. */
+TSR_API tsr_status tsr_fallback_backend(tsr_backend **out);
 
 /* What the loader found, for tools. Index over every candidate plugin file. */
 typedef struct tsr_plugin_info {
