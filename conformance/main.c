@@ -48,7 +48,13 @@ static void usage(FILE *f)
           "       tessera-conformance --backend NAME --against REF [--cases-count N]\n"
           "                           [--seed S] [--op GLOB] [--case J] [--dump DIR]\n"
           "                           [--report FILE] [--verbose]\n"
-          "       tessera-conformance --list-ops\n"
+          "       tessera-conformance --list-ops | --version | --help\n"
+          "  --backend NAME   the backend to check (a list: each in turn)\n"
+          "  --cases DIR      the golden cases (installed: pkg-config --variable=goldendir tessera)\n"
+          "  --report FILE    also write a report, its format from the extension\n"
+          "  --verbose, -v    print every case, not only the failing ones\n"
+          "  --list-ops       print the ops the bindings know, and exit\n"
+          "  --version        print the tessera version and the plugin ABI, and exit\n"
           "  --op GLOB        run the ops matching GLOB (with a '/', match \"op/case\")\n"
           "  --no-grad        check forward outputs only, not the cases' gradients\n"
           "  --skip-unavailable  exit 77 (CTest's skip) when a named backend cannot load\n"
@@ -59,6 +65,14 @@ static void usage(FILE *f)
           "  --dump DIR       write failing differential cases (with --case: that case) to DIR\n"
           "                   as golden cases, the reference's outputs as expected\n",
           f);
+}
+
+static void print_version(void)
+{
+    uint32_t abi;
+    const char *version = tsr_version(&abi);
+    printf("tessera-conformance (tessera %s, plugin ABI %u.%u)\n", version, abi >> 16,
+           abi & 0xffff);
 }
 
 /* Returns 0 when the options are complete, else the exit status to use. */
@@ -92,6 +106,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->list_ops = true;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
             return usage(stdout), -1;
+        else if (strcmp(a, "--version") == 0)
+            return print_version(), -1;
         else if (strcmp(a, "--backend") == 0 && has_value)
             o->backends = argv[++i];
         else if (strcmp(a, "--cases") == 0 && has_value)
