@@ -492,8 +492,8 @@ int main(int argc, char **argv)
     trainer t;
     tsr_status st = trainer_init(&t, &o, &d);
     printf("backend: %s\n", tsr_backend_name(backend));
-    printf("data: %d images, %d for training, %d held out (seed %llu)\n", d.n, t.ntrain, t.ntest,
-           o.seed);
+    printf("data: %s: %d images, %d for training, %d held out (seed %llu)\n", o.data, d.n,
+           t.ntrain, t.ntest, o.seed);
     printf("model: %d -> %d -> ReLU -> %d, cross_entropy, Adam lr %g, batches of %d\n", PIXELS,
            o.hidden, CLASSES, o.lr, o.batch);
     fflush(stdout);

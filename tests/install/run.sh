@@ -135,4 +135,9 @@ grep -q "^reference ($moved/$libdir/tessera/libtessera_reference.so)" "$work/mov
     "$moved/$datadir/tessera/golden" ] || fail "the moved tessera.pc points elsewhere"
 "$moved/$bindir/tessera-conformance" --backend acme \
     --cases "$moved/$datadir/tessera/golden" --op add >/dev/null || fail "the moved conformance run failed"
+# Its data from the moved tree too, not from the source it was built from.
+"$moved/$bindir/train_digits" --epochs 1 >"$work/train.txt" ||
+    { cat "$work/train.txt"; fail "the moved train_digits failed"; }
+grep -qF "data: $moved/$bindir/../$datadir/tessera/digits.csv.gz: 1797 images" "$work/train.txt" ||
+    fail "the moved train_digits did not read its installed data: $(cat "$work/train.txt")"
 echo "install test: OK"
