@@ -48,13 +48,7 @@ static void usage(FILE *f)
           "       tessera-conformance --backend NAME --against REF [--cases-count N]\n"
           "                           [--seed S] [--op GLOB] [--case J] [--dump DIR]\n"
           "                           [--report FILE] [--verbose]\n"
-          "       tessera-conformance --list-ops | --version | --help\n"
-          "  --backend NAME   the backend to check (a list: each in turn)\n"
-          "  --cases DIR      the golden cases (installed: pkg-config --variable=goldendir tessera)\n"
-          "  --report FILE    also write a report, its format from the extension\n"
-          "  --verbose, -v    print every case, not only the failing ones\n"
-          "  --list-ops       print the ops the bindings know, and exit\n"
-          "  --version        print the tessera version and the plugin ABI, and exit\n"
+          "       tessera-conformance --list-ops\n"
           "  --op GLOB        run the ops matching GLOB (with a '/', match \"op/case\")\n"
           "  --no-grad        check forward outputs only, not the cases' gradients\n"
           "  --skip-unavailable  exit 77 (CTest's skip) when a named backend cannot load\n"
@@ -63,7 +57,8 @@ static void usage(FILE *f)
           "  --seed S         differential seed (default 1)\n"
           "  --case J         only differential case J of each selected op (a reproducer)\n"
           "  --dump DIR       write failing differential cases (with --case: that case) to DIR\n"
-          "                   as golden cases, the reference's outputs as expected\n",
+          "                   as golden cases, the reference's outputs as expected\n"
+          "  --version        print the tessera version and the plugin ABI, and exit\n",
           f);
 }
 

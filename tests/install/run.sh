@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The install test (tests/install/CMakeLists.txt). Usage:
 #   run.sh BUILD_DIR SOURCE_DIR TEST_DIR BINDIR LIBDIR DATADIR "EXTRA_CFLAGS"
-# BINDIR, LIBDIR and DATADIR are GNUInstallDirs' relative paths. Every step
-# below is one that docs/writing-a-plugin.md shows a vendor.
+# BINDIR, LIBDIR and DATADIR are GNUInstallDirs' relative paths. Steps (a)
+# and (b) are a user's program; (c) runs docs/writing-a-plugin.md's own
+# commands. Nothing built outside the tree may name the source or build tree.
 set -euo pipefail
 build=$(realpath "$1") source=$(realpath "$2") tests=$(realpath "$3")
 bindir=$4 libdir=$5 datadir=$6 extra_cflags=$7
@@ -76,6 +77,8 @@ CFLAGS="$extra_cflags" LDFLAGS="$extra_cflags" cmake -S "$work/cmake-consumer" \
     -B "$work/cmake-consumer/build" -DCMAKE_PREFIX_PATH="$prefix" >"$work/a.log"
 grep -qx "tessera_DIR:PATH=$prefix/$libdir/cmake/tessera" "$work/cmake-consumer/build/CMakeCache.txt" ||
     fail "find_package(tessera) did not take the installed package"
+grep -qF "tessera $(pkg-config --modversion tessera): golden cases in $prefix/$datadir/tessera/golden, plugins in $prefix/$libdir/tessera" \
+    "$work/a.log" || fail "tessera_VERSION, tessera_GOLDEN_DIR or tessera_PLUGIN_DIR is wrong: $(cat "$work/a.log")"
 cmake --build "$work/cmake-consumer/build" --verbose >>"$work/a.log"
 no_tree_paths "the find_package build's commands" "$work/a.log"
 no_tree_paths "the find_package program's RUNPATH" <(runpath "$work/cmake-consumer/build/consumer")
