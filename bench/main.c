@@ -43,8 +43,28 @@ static void usage(FILE *f)
 {
     fputs("usage: tessera-bench [--backend NAME] [--threads N] [--reps N] [--quick]\n"
           "                     [--only SUBSTRING] [--json FILE] [--plot FILE] [--no-peer]\n"
-          "                     [--python PATH] [--peer-script PATH]\n",
+          "                     [--python PATH] [--peer-script PATH] [--version] [--help]\n"
+          "  --backend NAME      the backend to measure (default: the default backend)\n"
+          "  --threads N         threads for tessera and PyTorch (default TESSERA_NUM_THREADS,\n"
+          "                      else every online CPU)\n"
+          "  --reps N            timed calls per entry, after one warm-up call\n"
+          "  --quick             tiny sizes: a smoke test, not a measurement\n"
+          "  --only SUBSTRING    only the entries whose name contains SUBSTRING\n"
+          "  --json FILE         write the results there (default bench-results.json)\n"
+          "  --plot FILE         draw the results there (default bench-results.png)\n"
+          "  --no-peer           do not run PyTorch\n"
+          "  --python PATH       the Python that runs PyTorch (default /usr/bin/python3)\n"
+          "  --peer-script PATH  the PyTorch side (default bench/torch_peer.py of the source)\n"
+          "  --version           print the tessera version and the plugin ABI, and exit\n"
+          "  --help              this text\n",
           f);
+}
+
+static void print_version(void)
+{
+    uint32_t abi;
+    const char *version = tsr_version(&abi);
+    printf("tessera-bench (tessera %s, plugin ABI %u.%u)\n", version, abi >> 16, abi & 0xffff);
 }
 
 static int default_threads(void)
@@ -93,6 +113,9 @@ static int parse(int argc, char **argv, options *o)
             o->load_probe = argv[++i];
         } else if (strcmp(a, "--help") == 0) {
             usage(stdout);
+            exit(0);
+        } else if (strcmp(a, "--version") == 0) {
+            print_version();
             exit(0);
         } else {
             fprintf(stderr, "tessera-bench: unknown or incomplete option '%s'\n", a);

@@ -71,8 +71,17 @@ static void usage(FILE *f)
           "  --seed S         differential seed (default 1)\n"
           "  --case J         only differential case J of each selected op (a reproducer)\n"
           "  --dump DIR       write failing differential cases (with --case: that case) to DIR\n"
-          "                   as golden cases, the reference's outputs as expected\n",
+          "                   as golden cases, the reference's outputs as expected\n"
+          "  --version        print the tessera version and the plugin ABI, and exit\n",
           f);
+}
+
+static void print_version(void)
+{
+    uint32_t abi;
+    const char *version = tsr_version(&abi);
+    printf("tessera-conformance (tessera %s, plugin ABI %u.%u)\n", version, abi >> 16,
+           abi & 0xffff);
 }
 
 /* Returns 0 when the options are complete, else the exit status to use. */
@@ -106,6 +115,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->list_ops = true;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
             return usage(stdout), -1;
+        else if (strcmp(a, "--version") == 0)
+            return print_version(), -1;
         else if (strcmp(a, "--backend") == 0 && has_value)
             o->backends = argv[++i];
         else if (strcmp(a, "--cases") == 0 && has_value)

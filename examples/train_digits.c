@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #ifndef TRAIN_DIGITS_DATA
@@ -394,12 +395,40 @@ static void trainer_free(trainer *t)
 /* Command line                                                              */
 /* ======================================================================== */
 
-static int usage(void)
+static void usage(FILE *f)
 {
-    fprintf(stderr,
-            "usage: train_digits [--epochs N] [--steps N] [--expect-accuracy F] [--lr F]\n"
-            "                    [--hidden N] [--batch N] [--seed N] [--data PATH] [--save DIR]\n");
-    return 2;
+    fputs("usage: train_digits [--epochs N] [--steps N] [--expect-accuracy F] [--lr F]\n"
+          "                    [--hidden N] [--batch N] [--seed N] [--data PATH] [--save DIR]\n"
+          "                    [--version] [--help]\n"
+          "Trains an MLP on the UCI digits on the default backend (TESSERA_BACKEND).\n"
+          "  --epochs N           passes over the training set (default 15)\n"
+          "  --steps N            run N steps instead, printing RSS every 100\n"
+          "  --expect-accuracy F  exit 1 when the held-out accuracy ends below F\n"
+          "  --lr F               Adam's learning rate (default 0.01)\n"
+          "  --hidden N           hidden units (default 128)\n"
+          "  --batch N            batch size (default 64)\n"
+          "  --seed N             the split's and the initialisation's seed (default 0)\n"
+          "  --data PATH          the digits, a .csv.gz (default: the installed or source copy)\n"
+          "  --save DIR           save the parameters and Adam's state to DIR\n"
+          "  --version            print the tessera version and the plugin ABI, and exit\n"
+          "  --help               this text\n",
+          f);
+}
+
+/* The digits beside an installed binary (TRAIN_DIGITS_INSTALLED_DATA, relative
+ * to its directory), else the source tree's copy it was built from. */
+static const char *default_data(char *buf, size_t capacity)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, capacity - 1);
+    if (n > 0)
+        buf[n] = '\0';
+    char *slash = n > 0 ? strrchr(buf, '/') : NULL;
+    if (slash && (size_t)(slash + 1 - buf) + sizeof TRAIN_DIGITS_INSTALLED_DATA <= capacity) {
+        memcpy(slash + 1, TRAIN_DIGITS_INSTALLED_DATA, sizeof TRAIN_DIGITS_INSTALLED_DATA);
+        if (access(buf, R_OK) == 0)
+            return buf;
+    }
+    return TRAIN_DIGITS_DATA;
 }
 
 static bool parse_args(int argc, char **argv, options *o)
@@ -438,9 +467,18 @@ static bool parse_args(int argc, char **argv, options *o)
 
 int main(int argc, char **argv)
 {
-    options o = {TRAIN_DIGITS_DATA, 15, 0, 128, 64, 1e-2, -1, 0, NULL};
+    if (argc == 2 && strcmp(argv[1], "--help") == 0)
+        return usage(stdout), 0;
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        uint32_t abi;
+        const char *version = tsr_version(&abi);
+        printf("train_digits (tessera %s, plugin ABI %u.%u)\n", version, abi >> 16, abi & 0xffff);
+        return 0;
+    }
+    char data[4096];
+    options o = {default_data(data, sizeof data), 15, 0, 128, 64, 1e-2, -1, 0, NULL};
     if (!parse_args(argc, argv, &o))
-        return usage();
+        return usage(stderr), 2;
     tsr_backend *backend;
     if (tsr_backend_get(NULL, &backend) != TSR_OK) {
         fprintf(stderr, "train_digits: %s\n", tsr_last_error());
@@ -454,8 +492,8 @@ int main(int argc, char **argv)
     trainer t;
     tsr_status st = trainer_init(&t, &o, &d);
     printf("backend: %s\n", tsr_backend_name(backend));
-    printf("data: %d images, %d for training, %d held out (seed %llu)\n", d.n, t.ntrain, t.ntest,
-           o.seed);
+    printf("data: %s: %d images, %d for training, %d held out (seed %llu)\n", o.data, d.n,
+           t.ntrain, t.ntest, o.seed);
     printf("model: %d -> %d -> ReLU -> %d, cross_entropy, Adam lr %g, batches of %d\n", PIXELS,
            o.hidden, CLASSES, o.lr, o.batch);
     fflush(stdout);

@@ -2,9 +2,13 @@
 # its tests. Included from examples/CMakeLists.txt.
 find_package(ZLIB REQUIRED)
 add_executable(train_digits train_digits.c)
-target_link_libraries(train_digits PRIVATE tessera ZLIB::ZLIB)
+target_link_libraries(train_digits PRIVATE tessera::tessera ZLIB::ZLIB)
+# Installed (tools/package/), the data is in DATADIR/tessera/, found from the
+# binary's own directory so the tree can move; in the build tree, the source's.
+file(RELATIVE_PATH TSR_BIN_TO_DATA ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_DATADIR})
 target_compile_definitions(train_digits PRIVATE
-  TRAIN_DIGITS_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data/digits.csv.gz")
+  TRAIN_DIGITS_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data/digits.csv.gz"
+  TRAIN_DIGITS_INSTALLED_DATA="${TSR_BIN_TO_DATA}/tessera/digits.csv.gz")
 
 if(BUILD_TESTING)
   # A few epochs on the default backend must already generalise.

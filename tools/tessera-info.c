@@ -4,6 +4,26 @@
 #include <stdio.h>
 #include <string.h>
 
+static void usage(FILE *f)
+{
+    fputs("usage: tessera-info [--json | --ops-markdown | --version | --help]\n"
+          "Lists every plugin found (TESSERA_PLUGIN_PATH, then tessera/ beside libtessera.so),\n"
+          "whether it loaded or why not, its version, device and op x dtype coverage, and the\n"
+          "default backend (TESSERA_BACKEND). Exits 1 when the default cannot be used.\n"
+          "  --json          the same as one JSON object\n"
+          "  --ops-markdown  the op x backend table of docs/ops.md\n"
+          "  --version       the tessera version and the plugin ABI it loads\n"
+          "  --help          this text\n",
+          f);
+}
+
+static void print_version(void)
+{
+    uint32_t abi;
+    const char *version = tsr_version(&abi);
+    printf("tessera-info (tessera %s, plugin ABI %u.%u)\n", version, abi >> 16, abi & 0xffff);
+}
+
 /* Input dtypes of `op` that have a kernel for some output dtype. */
 static int covered_dtypes(const tsr_backend *b, tsr_op op, bool *covered)
 {
@@ -176,8 +196,12 @@ int main(int argc, char **argv)
 {
     bool json = argc > 1 && strcmp(argv[1], "--json") == 0;
     bool markdown = argc > 1 && strcmp(argv[1], "--ops-markdown") == 0;
+    if (argc == 2 && strcmp(argv[1], "--version") == 0)
+        return print_version(), 0;
+    if (argc == 2 && strcmp(argv[1], "--help") == 0)
+        return usage(stdout), 0;
     if (argc > 2 || (argc > 1 && !json && !markdown)) {
-        fprintf(stderr, "usage: tessera-info [--json | --ops-markdown]\n");
+        usage(stderr);
         return 2;
     }
     size_t count;
