@@ -11,14 +11,15 @@
  * backend. */
 #include <tessera/plugin.h>
 
+#define HOST_BACKEND_NAME "contiguous"
+#include "../host_backend.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct contiguous_backend {
-    const tsr_host_api *host; /* borrowed; outlives the backend */
-} contiguous_backend;
+typedef host_backend contiguous_backend;
 
 /* ------------------------------------------------------------------------ */
 /* Descriptors and elements                                                 */
@@ -286,21 +287,6 @@ static const tsr_kernel_entry contiguous_kernels[] = {
 /* Backend life cycle and memory                                            */
 /* ------------------------------------------------------------------------ */
 
-static int contiguous_init(const tsr_host_api *host, void **backend)
-{
-    contiguous_backend *cb = malloc(sizeof *cb);
-    if (!cb)
-        return host->set_error(TSR_ERR_OUT_OF_MEMORY, "contiguous: out of memory");
-    cb->host = host;
-    *backend = cb;
-    return TSR_OK;
-}
-
-static void contiguous_shutdown(void *backend)
-{
-    free(backend);
-}
-
 static int contiguous_describe(void *backend, char *text, size_t capacity)
 {
     (void)backend;
@@ -317,53 +303,20 @@ static int contiguous_list_kernels(void *backend, const tsr_kernel_entry **entri
     return TSR_OK;
 }
 
-static int contiguous_alloc(void *backend, size_t bytes, void **handle)
-{
-    const contiguous_backend *cb = backend;
-    void *p = calloc(1, bytes ? bytes : 1); /* malloc(0) may return NULL */
-    if (!p)
-        return cb->host->set_error(TSR_ERR_OUT_OF_MEMORY, "contiguous: cannot allocate %zu bytes",
-                                   bytes);
-    *handle = p;
-    return TSR_OK;
-}
-
-static void contiguous_free(void *backend, void *handle)
-{
-    (void)backend;
-    free(handle);
-}
-
-static int contiguous_from_host(void *backend, void *dst, size_t dst_offset, const void *src,
-                                size_t bytes)
-{
-    (void)backend;
-    memcpy((char *)dst + dst_offset, src, bytes);
-    return TSR_OK;
-}
-
-static int contiguous_to_host(void *backend, void *dst, const void *src, size_t src_offset,
-                              size_t bytes)
-{
-    (void)backend;
-    memcpy(dst, (const char *)src + src_offset, bytes);
-    return TSR_OK;
-}
-
 static const tsr_plugin contiguous_plugin = {
     .struct_size = sizeof(tsr_plugin),
     .abi_version = TSR_PLUGIN_ABI_VERSION,
     .name = "contiguous",
     .version = "1.0.0",
     .flags = TSR_PLUGIN_HOST_MEMORY,
-    .init = contiguous_init,
-    .shutdown = contiguous_shutdown,
+    .init = host_backend_init,
+    .shutdown = host_backend_shutdown,
     .describe = contiguous_describe,
     .kernels = contiguous_list_kernels,
-    .memory_alloc = contiguous_alloc,
-    .memory_free = contiguous_free,
-    .copy_from_host = contiguous_from_host,
-    .copy_to_host = contiguous_to_host,
+    .memory_alloc = host_backend_alloc,
+    .memory_free = host_backend_free,
+    .copy_from_host = host_backend_from_host,
+    .copy_to_host = host_backend_to_host,
 };
 
 TSR_PLUGIN_EXPORT const tsr_plugin *tsr_plugin_entry(const tsr_host_api *host, uint32_t host_abi)

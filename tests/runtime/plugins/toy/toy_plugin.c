@@ -11,6 +11,9 @@
  * and fails loudly otherwise. */
 #include <tessera/plugin.h>
 
+#define HOST_BACKEND_NAME "toy"
+#include "../host_backend.h"
+
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -20,9 +23,7 @@
  * only: nothing in the ABI reads it. */
 TSR_PLUGIN_EXPORT atomic_long toy_add_calls;
 
-typedef struct toy_backend {
-    const tsr_host_api *host; /* borrowed; outlives the backend */
-} toy_backend;
+typedef host_backend toy_backend;
 
 /* ------------------------------------------------------------------------ */
 /* Descriptor helpers                                                       */
@@ -143,21 +144,6 @@ static int toy_probe(const tsr_host_api *host, char *reason, size_t capacity)
     return 0;
 }
 
-static int toy_init(const tsr_host_api *host, void **backend)
-{
-    toy_backend *toy = malloc(sizeof *toy);
-    if (!toy)
-        return host->set_error(TSR_ERR_OUT_OF_MEMORY, "toy: out of memory");
-    toy->host = host;
-    *backend = toy;
-    return TSR_OK;
-}
-
-static void toy_shutdown(void *backend)
-{
-    free(backend);
-}
-
 static int toy_describe(void *backend, char *text, size_t capacity)
 {
     (void)backend;
@@ -174,39 +160,6 @@ static int toy_list_kernels(void *backend, const tsr_kernel_entry **entries, siz
     return TSR_OK;
 }
 
-static int toy_alloc(void *backend, size_t bytes, void **handle)
-{
-    const toy_backend *toy = backend;
-    /* malloc(0) may return NULL; the ABI wants a distinct handle */
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p)
-        return toy->host->set_error(TSR_ERR_OUT_OF_MEMORY, "toy: cannot allocate %zu bytes", bytes);
-    *handle = p;
-    return TSR_OK;
-}
-
-static void toy_free(void *backend, void *handle)
-{
-    (void)backend;
-    free(handle);
-}
-
-static int toy_copy_from_host(void *backend, void *dst, size_t dst_offset, const void *src,
-                              size_t bytes)
-{
-    (void)backend;
-    memcpy((char *)dst + dst_offset, src, bytes);
-    return TSR_OK;
-}
-
-static int toy_copy_to_host(void *backend, void *dst, const void *src, size_t src_offset,
-                            size_t bytes)
-{
-    (void)backend;
-    memcpy(dst, (const char *)src + src_offset, bytes);
-    return TSR_OK;
-}
-
 /* copy_on_device and synchronize are left NULL: the core's defaults (a round
  * trip through host memory, nothing to wait for) are right for this backend. */
 static const tsr_plugin toy_plugin = {
@@ -216,14 +169,14 @@ static const tsr_plugin toy_plugin = {
     .version = "1.0.0",
     .flags = TSR_PLUGIN_HOST_MEMORY,
     .probe = toy_probe,
-    .init = toy_init,
-    .shutdown = toy_shutdown,
+    .init = host_backend_init,
+    .shutdown = host_backend_shutdown,
     .describe = toy_describe,
     .kernels = toy_list_kernels,
-    .memory_alloc = toy_alloc,
-    .memory_free = toy_free,
-    .copy_from_host = toy_copy_from_host,
-    .copy_to_host = toy_copy_to_host,
+    .memory_alloc = host_backend_alloc,
+    .memory_free = host_backend_free,
+    .copy_from_host = host_backend_from_host,
+    .copy_to_host = host_backend_to_host,
 };
 
 TSR_PLUGIN_EXPORT const tsr_plugin *tsr_plugin_entry(const tsr_host_api *host, uint32_t host_abi)
