@@ -74,10 +74,13 @@ static tsr_status binary_inplace(tsr_op op, tsr_tensor *self, tsr_operand other,
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "binary_: op %d has no in-place form", (int)op);
     if (!self)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s_: self must not be NULL", name);
-    if (!other.tensor && !tsr__scalar_valid(other.scalar))
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s_: other is not a valid scalar", name);
+    char label[32];
+    snprintf(label, sizeof label, "%s_", name);
+    tsr_status st = tsr__check_operand(label, "other", other);
+    if (st != TSR_OK)
+        return st;
     tsr_dtype compute, result;
-    tsr_status st = tsr__binary_dtypes(op, tsr_operand_tensor(self), other, &compute, &result);
+    st = tsr__binary_dtypes(op, tsr_operand_tensor(self), other, &compute, &result);
     if (st != TSR_OK)
         return st;
     if (op == TSR_OP_DIV && attrs->mode == TSR_ROUND_NONE && tsr_dtype_is_integral(compute, true))
@@ -91,8 +94,6 @@ static tsr_status binary_inplace(tsr_op op, tsr_tensor *self, tsr_operand other,
         if (st != TSR_OK)
             return st;
     }
-    char label[32];
-    snprintf(label, sizeof label, "%s_", name);
     tsr__inplace ip;
     bool needs_value = tsr__grad_inplace_needs_value(op, &other, 1);
     if ((st = tsr__inplace_begin(label, self, &other, 1, needs_value, &ip)) != TSR_OK)

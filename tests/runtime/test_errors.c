@@ -24,6 +24,52 @@ static void null_arguments_are_refused(void)
     tsr_tensor_release(a);
 }
 
+/* tsr_operand_tensor(NULL) is a missing tensor, not the scalar False: every
+ * op that takes an operand refuses it by name and leaves self as it was. */
+static void null_tensor_operands_are_refused(void)
+{
+    float values[2] = {3, 4}, got[2];
+    tsr_tensor *out = NULL, *a = make_f32(1, (int64_t[]){2}, values, 2), *m = NULL;
+    tsr_operand none = tsr_operand_tensor(NULL), one = tsr_operand_scalar(tsr_scalar_int(1));
+    CHECK_OK(tsr_ones(1, (int64_t[]){2}, TSR_BOOL, NULL, &m));
+    uint64_t version = tsr_tensor_version(a);
+    CHECK_ERROR(tsr_mul(a, NULL, &out), TSR_ERR_INVALID_ARGUMENT, "mul: other is a NULL tensor");
+    CHECK_ERROR(tsr_mul(NULL, a, &out), TSR_ERR_INVALID_ARGUMENT, "mul: input is a NULL tensor");
+    CHECK_ERROR(tsr_add_scaled(tsr_operand_tensor(a), none, tsr_scalar_int(2), &out),
+                TSR_ERR_INVALID_ARGUMENT, "add: other is a NULL tensor");
+    CHECK_ERROR(tsr_where(m, none, tsr_operand_tensor(a), &out), TSR_ERR_INVALID_ARGUMENT,
+                "where: input is a NULL tensor");
+    CHECK_ERROR(tsr_clamp(a, &none, NULL, &out), TSR_ERR_INVALID_ARGUMENT,
+                "clamp: min is a NULL tensor");
+    CHECK_ERROR(tsr_lerp(a, a, none, &out), TSR_ERR_INVALID_ARGUMENT,
+                "lerp: weight is a NULL tensor");
+    CHECK_ERROR(tsr_addcmul(a, a, NULL, tsr_scalar_int(1), &out), TSR_ERR_INVALID_ARGUMENT,
+                "addcmul");
+    CHECK_ERROR(tsr_masked_fill(a, m, none, &out), TSR_ERR_INVALID_ARGUMENT,
+                "masked_fill: value is a NULL tensor");
+    CHECK_ERROR(tsr_searchsorted(a, none, false, false, NULL, NULL, &out),
+                TSR_ERR_INVALID_ARGUMENT, "searchsorted: values is a NULL tensor");
+    tsr_dtype dtype;
+    CHECK_ERROR(tsr_result_type((tsr_operand[]){tsr_operand_tensor(a), none}, 2, &dtype),
+                TSR_ERR_INVALID_ARGUMENT, "result_type: operand 1 is a NULL tensor");
+    CHECK_TRUE(out == NULL);
+    CHECK_ERROR(tsr_binary_(TSR_OP_MUL, a, none), TSR_ERR_INVALID_ARGUMENT,
+                "mul_: other is a NULL tensor");
+    CHECK_ERROR(tsr_add_(a, none, tsr_scalar_int(1)), TSR_ERR_INVALID_ARGUMENT,
+                "add_: other is a NULL tensor");
+    CHECK_ERROR(tsr_clamp_(a, &one, &none), TSR_ERR_INVALID_ARGUMENT,
+                "clamp_: max is a NULL tensor");
+    CHECK_ERROR(tsr_lerp_(a, a, none), TSR_ERR_INVALID_ARGUMENT, "lerp_: weight is a NULL tensor");
+    CHECK_ERROR(tsr_masked_fill_(a, m, none), TSR_ERR_INVALID_ARGUMENT,
+                "masked_fill_: value is a NULL tensor");
+    CHECK_OK(tsr_to_host(a, got, sizeof got));
+    CHECK_DOUBLE(got[0], 3, 0);
+    CHECK_DOUBLE(got[1], 4, 0);
+    CHECK_INT(tsr_tensor_version(a), version);
+    tsr_tensor_release(a);
+    tsr_tensor_release(m);
+}
+
 static void shapes_that_do_not_broadcast_name_both_shapes(void)
 {
     tsr_tensor *a = ones_f32(2, (int64_t[]){2, 3}), *b = ones_f32(1, (int64_t[]){4}), *out = NULL;
@@ -121,6 +167,7 @@ static void unknown_names_are_refused(void)
 int main(void)
 {
     RUN_TEST(null_arguments_are_refused);
+    RUN_TEST(null_tensor_operands_are_refused);
     RUN_TEST(shapes_that_do_not_broadcast_name_both_shapes);
     RUN_TEST(negative_and_overflowing_sizes_are_refused);
     RUN_TEST(invalid_dtypes_and_dims_are_refused);
