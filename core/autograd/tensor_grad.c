@@ -44,7 +44,9 @@ bool tsr_tensor_requires_grad(const tsr_tensor *t)
 
 bool tsr_tensor_is_leaf(const tsr_tensor *t)
 {
-    if (t && !tsr__view_is_stale(t))
+    if (!t)
+        return false; /* as every getter answers for NULL (tessera.h) */
+    if (!tsr__view_is_stale(t))
         return !t->autograd || !t->autograd->grad_fn;
     return !tsr__requires_grad(t); /* a stale view gets history when used */
 }

@@ -128,44 +128,46 @@ void tsr_tensor_release(const tsr_tensor *tensor)
     tsr__record_free(TSR__RECORD_TENSOR, t);
 }
 
+/* The getters take NULL, as tsr_tensor_release does, and answer "nothing":
+ * a caller checking a result it did not get must not crash. */
 tsr_dtype tsr_tensor_dtype(const tsr_tensor *t)
 {
-    return t->dtype;
+    return t ? t->dtype : TSR_DTYPE_COUNT;
 }
 
 int tsr_tensor_ndim(const tsr_tensor *t)
 {
-    return t->ndim;
+    return t ? t->ndim : 0;
 }
 
 const int64_t *tsr_tensor_shape(const tsr_tensor *t)
 {
-    return t->shape;
+    return t ? t->shape : NULL;
 }
 
 const int64_t *tsr_tensor_strides(const tsr_tensor *t)
 {
-    return t->strides;
+    return t ? t->strides : NULL;
 }
 
 int64_t tsr_tensor_offset(const tsr_tensor *t)
 {
-    return t->offset;
+    return t ? t->offset : 0;
 }
 
 int64_t tsr_tensor_numel(const tsr_tensor *t)
 {
-    return tsr__numel(t->ndim, t->shape);
+    return t ? tsr__numel(t->ndim, t->shape) : 0;
 }
 
 bool tsr_tensor_is_contiguous(const tsr_tensor *t)
 {
-    return tsr__is_contiguous(t->ndim, t->shape, t->strides);
+    return t && tsr__is_contiguous(t->ndim, t->shape, t->strides);
 }
 
 tsr_backend *tsr_tensor_backend(const tsr_tensor *t)
 {
-    return t->storage->backend;
+    return t ? t->storage->backend : NULL;
 }
 
 bool tsr_tensor_shares_storage(const tsr_tensor *a, const tsr_tensor *b)
@@ -175,7 +177,7 @@ bool tsr_tensor_shares_storage(const tsr_tensor *a, const tsr_tensor *b)
 
 uint64_t tsr_tensor_version(const tsr_tensor *t)
 {
-    return atomic_load(&t->storage->version);
+    return t ? atomic_load(&t->storage->version) : 0;
 }
 
 void tsr__bump_version(tsr_tensor *t)

@@ -70,6 +70,25 @@ static void null_tensor_operands_are_refused(void)
     tsr_tensor_release(m);
 }
 
+/* The getters answer "nothing" for NULL, as tessera.h documents. */
+static void getters_take_null(void)
+{
+    CHECK_INT(tsr_tensor_dtype(NULL), TSR_DTYPE_COUNT);
+    CHECK_INT(tsr_tensor_ndim(NULL), 0);
+    CHECK_TRUE(tsr_tensor_shape(NULL) == NULL);
+    CHECK_TRUE(tsr_tensor_strides(NULL) == NULL);
+    CHECK_INT(tsr_tensor_offset(NULL), 0);
+    CHECK_INT(tsr_tensor_numel(NULL), 0);
+    CHECK_TRUE(!tsr_tensor_is_contiguous(NULL));
+    CHECK_TRUE(tsr_tensor_backend(NULL) == NULL);
+    CHECK_TRUE(!tsr_tensor_shares_storage(NULL, NULL));
+    CHECK_INT(tsr_tensor_version(NULL), 0);
+    CHECK_TRUE(!tsr_tensor_requires_grad(NULL));
+    CHECK_TRUE(!tsr_tensor_is_leaf(NULL));
+    CHECK_TRUE(tsr_tensor_grad_fn_name(NULL) == NULL);
+    CHECK_TRUE(!tsr_tensor_retains_grad(NULL));
+}
+
 static void shapes_that_do_not_broadcast_name_both_shapes(void)
 {
     tsr_tensor *a = ones_f32(2, (int64_t[]){2, 3}), *b = ones_f32(1, (int64_t[]){4}), *out = NULL;
@@ -168,6 +187,7 @@ int main(void)
 {
     RUN_TEST(null_arguments_are_refused);
     RUN_TEST(null_tensor_operands_are_refused);
+    RUN_TEST(getters_take_null);
     RUN_TEST(shapes_that_do_not_broadcast_name_both_shapes);
     RUN_TEST(negative_and_overflowing_sizes_are_refused);
     RUN_TEST(invalid_dtypes_and_dims_are_refused);
