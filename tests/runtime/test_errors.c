@@ -89,6 +89,31 @@ static void getters_take_null(void)
     CHECK_TRUE(!tsr_tensor_retains_grad(NULL));
 }
 
+/* randint's bounds must be values of the dtype, as PyTorch's
+ * check_from_to_in_range: low and high - 1. */
+static void randint_bounds_outside_the_dtype_are_refused(void)
+{
+    tsr_generator *gen = NULL;
+    tsr_tensor *out = NULL;
+    CHECK_OK(tsr_generator_create(7, &gen));
+    int64_t shape[1] = {4};
+    CHECK_ERROR(tsr_randint(gen, 0, 1000, 1, shape, TSR_INT8, NULL, &out), TSR_ERR_VALUE,
+                "randint: to - 1 is out of bounds for int8");
+    CHECK_ERROR(tsr_randint(gen, -1, 10, 1, shape, TSR_UINT8, NULL, &out), TSR_ERR_VALUE,
+                "randint: from is out of bounds for uint8");
+    CHECK_ERROR(tsr_randint(gen, 0, 70000, 1, shape, TSR_FLOAT16, NULL, &out), TSR_ERR_VALUE,
+                "to - 1 is out of bounds for float16");
+    CHECK_TRUE(out == NULL);
+    CHECK_OK(tsr_randint(gen, -128, 128, 1, shape, TSR_INT8, NULL, &out));
+    int8_t got[4];
+    CHECK_OK(tsr_to_host(out, got, sizeof got));
+    tsr_tensor_release(out);
+    out = NULL;
+    CHECK_OK(tsr_randint(gen, 0, 256, 1, shape, TSR_UINT8, NULL, &out));
+    tsr_tensor_release(out);
+    tsr_generator_destroy(gen);
+}
+
 static void shapes_that_do_not_broadcast_name_both_shapes(void)
 {
     tsr_tensor *a = ones_f32(2, (int64_t[]){2, 3}), *b = ones_f32(1, (int64_t[]){4}), *out = NULL;
@@ -188,6 +213,7 @@ int main(void)
     RUN_TEST(null_arguments_are_refused);
     RUN_TEST(null_tensor_operands_are_refused);
     RUN_TEST(getters_take_null);
+    RUN_TEST(randint_bounds_outside_the_dtype_are_refused);
     RUN_TEST(shapes_that_do_not_broadcast_name_both_shapes);
     RUN_TEST(negative_and_overflowing_sizes_are_refused);
     RUN_TEST(invalid_dtypes_and_dims_are_refused);
