@@ -114,6 +114,31 @@ static void randint_bounds_outside_the_dtype_are_refused(void)
     tsr_generator_destroy(gen);
 }
 
+/* A complex value with an imaginary part overflows every real dtype. */
+static void complex_values_do_not_fill_real_tensors(void)
+{
+    float values[2] = {3, 4}, got[2];
+    tsr_tensor *out = NULL, *a = make_f32(1, (int64_t[]){2}, values, 2);
+    tsr_scalar z = tsr_scalar_complex(1, 2);
+    CHECK_ERROR(tsr_full(1, (int64_t[]){2}, z, TSR_FLOAT32, NULL, &out), TSR_ERR_OVERFLOW,
+                "full: value (1+2j) cannot be converted to type float32 without overflow");
+    CHECK_ERROR(tsr_full(1, (int64_t[]){2}, z, TSR_INT64, NULL, &out), TSR_ERR_OVERFLOW,
+                "int64 without overflow");
+    CHECK_TRUE(out == NULL);
+    uint64_t version = tsr_tensor_version(a);
+    CHECK_ERROR(tsr_fill_(a, z), TSR_ERR_OVERFLOW, "fill_: value (1+2j) cannot be converted");
+    CHECK_OK(tsr_to_host(a, got, sizeof got));
+    CHECK_DOUBLE(got[0], 3, 0);
+    CHECK_DOUBLE(got[1], 4, 0);
+    CHECK_INT(tsr_tensor_version(a), version);
+    CHECK_OK(tsr_fill_(a, tsr_scalar_complex(5, 0))); /* a real complex converts */
+    CHECK_OK(tsr_to_host(a, got, sizeof got));
+    CHECK_DOUBLE(got[0], 5, 0);
+    CHECK_OK(tsr_full(1, (int64_t[]){2}, z, TSR_COMPLEX64, NULL, &out));
+    tsr_tensor_release(out);
+    tsr_tensor_release(a);
+}
+
 static void shapes_that_do_not_broadcast_name_both_shapes(void)
 {
     tsr_tensor *a = ones_f32(2, (int64_t[]){2, 3}), *b = ones_f32(1, (int64_t[]){4}), *out = NULL;
@@ -214,6 +239,7 @@ int main(void)
     RUN_TEST(null_tensor_operands_are_refused);
     RUN_TEST(getters_take_null);
     RUN_TEST(randint_bounds_outside_the_dtype_are_refused);
+    RUN_TEST(complex_values_do_not_fill_real_tensors);
     RUN_TEST(shapes_that_do_not_broadcast_name_both_shapes);
     RUN_TEST(negative_and_overflowing_sizes_are_refused);
     RUN_TEST(invalid_dtypes_and_dims_are_refused);
