@@ -139,6 +139,42 @@ static void complex_values_do_not_fill_real_tensors(void)
     tsr_tensor_release(a);
 }
 
+/* x[1:5] += x[0:4] reads elements it has written: PyTorch refuses it; the
+ * same view on both sides is a full overlap, which it takes. */
+static void partially_overlapping_in_place_operands_are_refused(void)
+{
+    float values[6] = {0, 1, 2, 3, 4, 5}, got[6];
+    tsr_tensor *x = make_f32(1, (int64_t[]){6}, values, 6), *dst = NULL, *src = NULL;
+    CHECK_OK(tsr_slice(x, 0, 1, 5, 1, &dst));
+    CHECK_OK(tsr_slice(x, 0, 0, 4, 1, &src));
+    uint64_t version = tsr_tensor_version(x);
+    const char *words = "unsupported operation: some elements of the input tensor and the "
+                        "written-to tensor refer to a single memory location";
+    CHECK_ERROR(tsr_add_(dst, tsr_operand_tensor(src), tsr_scalar_int(1)),
+                TSR_ERR_INVALID_ARGUMENT, words);
+    CHECK_ERROR(tsr_binary_(TSR_OP_MUL, dst, tsr_operand_tensor(src)), TSR_ERR_INVALID_ARGUMENT,
+                "mul_: unsupported operation");
+    tsr_operand bound = tsr_operand_tensor(src);
+    CHECK_ERROR(tsr_clamp_(dst, &bound, NULL), TSR_ERR_INVALID_ARGUMENT,
+                "clamp_: unsupported operation");
+    CHECK_ERROR(tsr_lerp_(dst, src, tsr_operand_scalar(tsr_scalar_float(0.5))),
+                TSR_ERR_INVALID_ARGUMENT, "lerp_: unsupported operation");
+    CHECK_ERROR(tsr_addcmul_(dst, src, dst, tsr_scalar_int(1)), TSR_ERR_INVALID_ARGUMENT,
+                "addcmul_: unsupported operation");
+    CHECK_ERROR(tsr_copy_(dst, src), TSR_ERR_INVALID_ARGUMENT, "copy_: unsupported operation");
+    CHECK_OK(tsr_to_host(x, got, sizeof got));
+    for (int k = 0; k < 6; k++)
+        CHECK_DOUBLE(got[k], values[k], 0);
+    CHECK_INT(tsr_tensor_version(x), version);
+    CHECK_OK(tsr_add_(dst, tsr_operand_tensor(dst), tsr_scalar_int(1)));
+    CHECK_OK(tsr_to_host(x, got, sizeof got));
+    CHECK_DOUBLE(got[1], 2, 0);
+    CHECK_DOUBLE(got[4], 8, 0);
+    tsr_tensor_release(dst);
+    tsr_tensor_release(src);
+    tsr_tensor_release(x);
+}
+
 static void shapes_that_do_not_broadcast_name_both_shapes(void)
 {
     tsr_tensor *a = ones_f32(2, (int64_t[]){2, 3}), *b = ones_f32(1, (int64_t[]){4}), *out = NULL;
@@ -240,6 +276,7 @@ int main(void)
     RUN_TEST(getters_take_null);
     RUN_TEST(randint_bounds_outside_the_dtype_are_refused);
     RUN_TEST(complex_values_do_not_fill_real_tensors);
+    RUN_TEST(partially_overlapping_in_place_operands_are_refused);
     RUN_TEST(shapes_that_do_not_broadcast_name_both_shapes);
     RUN_TEST(negative_and_overflowing_sizes_are_refused);
     RUN_TEST(invalid_dtypes_and_dims_are_refused);
