@@ -77,6 +77,10 @@ tsr_status tsr_tensor_set_grad(tsr_tensor *t, const tsr_tensor *grad)
 {
     if (!t)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "set_grad: tensor must not be NULL");
+    /* t holding a reference to itself would never be freed */
+    if (grad == t)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
+                              "set_grad: can't assign Variable as its own grad");
     if (grad) {
         char a[160], b[160];
         if (!same_shape(t->ndim, t->shape, grad->ndim, grad->shape))

@@ -175,6 +175,16 @@ static void partially_overlapping_in_place_operands_are_refused(void)
     tsr_tensor_release(x);
 }
 
+static void a_tensor_is_not_its_own_grad(void)
+{
+    tsr_tensor *t = ones_f32(1, (int64_t[]){2}), *grad = NULL;
+    CHECK_ERROR(tsr_tensor_set_grad(t, t), TSR_ERR_INVALID_ARGUMENT,
+                "set_grad: can't assign Variable as its own grad");
+    CHECK_OK(tsr_tensor_grad(t, &grad));
+    CHECK_TRUE(grad == NULL);
+    tsr_tensor_release(t);
+}
+
 static void shapes_that_do_not_broadcast_name_both_shapes(void)
 {
     tsr_tensor *a = ones_f32(2, (int64_t[]){2, 3}), *b = ones_f32(1, (int64_t[]){4}), *out = NULL;
@@ -277,6 +287,7 @@ int main(void)
     RUN_TEST(randint_bounds_outside_the_dtype_are_refused);
     RUN_TEST(complex_values_do_not_fill_real_tensors);
     RUN_TEST(partially_overlapping_in_place_operands_are_refused);
+    RUN_TEST(a_tensor_is_not_its_own_grad);
     RUN_TEST(shapes_that_do_not_broadcast_name_both_shapes);
     RUN_TEST(negative_and_overflowing_sizes_are_refused);
     RUN_TEST(invalid_dtypes_and_dims_are_refused);
