@@ -155,6 +155,12 @@ static void parse_tolerances(const cJSON *root, conf_case *c)
         set_problem(c, "'rtol' is not a number");
     if (atol && !(c->has_atol = conf_json_double(atol, &c->atol)))
         set_problem(c, "'atol' is not a number");
+    /* a negative tolerance would fail every comparison, or pass them all
+     * where the check is written the other way round */
+    if (c->has_rtol && !(c->rtol >= 0))
+        set_problem(c, "'rtol' is negative (%g)", c->rtol);
+    if (c->has_atol && !(c->atol >= 0))
+        set_problem(c, "'atol' is negative (%g)", c->atol);
     c->signed_zeros = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "signed_zeros"));
 }
 

@@ -126,6 +126,10 @@ static void malformed_lines_become_cases_with_a_problem(void)
     expect_problem("{\"op\": \"a\", \"case\": \"x\", \"inputs\": [{\"name\": \"i\", \"file\": "
                    "\"f.npy\", \"dtype\": \"float128\"}], \"error\": \"E\"}",
                    "unknown dtype");
+    expect_problem("{\"op\": \"a\", \"case\": \"x\", \"rtol\": -1e-5, \"error\": \"E\"}",
+                   "'rtol' is negative");
+    expect_problem("{\"op\": \"a\", \"case\": \"x\", \"atol\": -0.5, \"error\": \"E\"}",
+                   "'atol' is negative");
 }
 
 static void view_steps_are_applied_with_library_views(void)

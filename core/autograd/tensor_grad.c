@@ -44,7 +44,9 @@ bool tsr_tensor_requires_grad(const tsr_tensor *t)
 
 bool tsr_tensor_is_leaf(const tsr_tensor *t)
 {
-    if (t && !tsr__view_is_stale(t))
+    if (!t)
+        return false; /* as every getter answers for NULL (tessera.h) */
+    if (!tsr__view_is_stale(t))
         return !t->autograd || !t->autograd->grad_fn;
     return !tsr__requires_grad(t); /* a stale view gets history when used */
 }
@@ -75,6 +77,10 @@ tsr_status tsr_tensor_set_grad(tsr_tensor *t, const tsr_tensor *grad)
 {
     if (!t)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "set_grad: tensor must not be NULL");
+    /* t holding a reference to itself would never be freed */
+    if (grad == t)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
+                              "set_grad: can't assign Variable as its own grad");
     if (grad) {
         char a[160], b[160];
         if (!same_shape(t->ndim, t->shape, grad->ndim, grad->shape))

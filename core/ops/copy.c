@@ -84,6 +84,8 @@ tsr_status tsr_copy_(tsr_tensor *self, const tsr_tensor *src)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
                               "copy_: self has internal overlap (more than one element refers to "
                               "the same memory, as after expand); clone it first");
+    if (tsr__partially_overlaps(self, src))
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, TSR__PARTIAL_OVERLAP_MESSAGE, "copy_");
     tsr_backend *b = self->storage->backend;
     if ((st = tsr__require_kernel("copy_", b, TSR_OP_COPY, src->dtype, self->dtype)) != TSR_OK)
         return st;

@@ -20,10 +20,7 @@ static bool is_unary_op(tsr_op op)
 
 static tsr_status check_operand(const char *name, const char *arg, tsr_operand o)
 {
-    if (!o.tensor && !tsr__scalar_valid(o.scalar))
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: %s is neither a tensor nor a valid scalar",
-                              name, arg);
-    return TSR_OK;
+    return tsr__check_operand(name, arg, o);
 }
 
 static tsr_status binary(tsr_op op, tsr_operand a, tsr_operand b, const tsr_elementwise_attrs *attrs,

@@ -29,7 +29,8 @@ tsr_status tsr__elementwise_into(tsr_op op, const char *name, tsr_tensor *self,
 
 /* PyTorch's checks before an in-place op writes self: the result dtype's
  * category may not exceed self's, the other operands may not broadcast self
- * to a larger shape, and self may not have internal overlap. */
+ * to a larger shape, self may not have internal overlap, and no operand may
+ * partly overlap self. */
 tsr_status tsr__inplace_check(const char *name, const tsr_tensor *self, tsr_dtype result,
                               const tsr_operand *others, int count);
 

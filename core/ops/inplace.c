@@ -32,6 +32,18 @@ static tsr_status check_result_fits(const char *name, tsr_dtype result, tsr_dtyp
     return TSR_OK;
 }
 
+/* PyTorch refuses an in-place op whose operand partly overlaps self: the
+ * result would depend on the order the kernel walks the elements. */
+static tsr_status check_no_partial_overlap(const char *name, const tsr_tensor *self,
+                                           const tsr_operand *others, int count)
+{
+    for (int i = 0; i < count; i++) {
+        if (others[i].tensor && tsr__partially_overlaps(self, others[i].tensor))
+            return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, TSR__PARTIAL_OVERLAP_MESSAGE, name);
+    }
+    return TSR_OK;
+}
+
 static tsr_status check_not_broadcast(const char *name, const tsr_tensor *self,
                                       const tsr_operand *others, int count)
 {
@@ -62,6 +74,8 @@ tsr_status tsr__inplace_check(const char *name, const tsr_tensor *self, tsr_dtyp
         st = check_not_broadcast(name, self, others, count);
     if (st == TSR_OK)
         st = check_writable(name, self);
+    if (st == TSR_OK)
+        st = check_no_partial_overlap(name, self, others, count);
     return st;
 }
 
@@ -74,25 +88,27 @@ static tsr_status binary_inplace(tsr_op op, tsr_tensor *self, tsr_operand other,
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "binary_: op %d has no in-place form", (int)op);
     if (!self)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s_: self must not be NULL", name);
-    if (!other.tensor && !tsr__scalar_valid(other.scalar))
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s_: other is not a valid scalar", name);
+    char label[32];
+    snprintf(label, sizeof label, "%s_", name);
+    tsr_status st = tsr__check_operand(label, "other", other);
+    if (st != TSR_OK)
+        return st;
     tsr_dtype compute, result;
-    tsr_status st = tsr__binary_dtypes(op, tsr_operand_tensor(self), other, &compute, &result);
+    st = tsr__binary_dtypes(op, tsr_operand_tensor(self), other, &compute, &result);
     if (st != TSR_OK)
         return st;
     if (op == TSR_OP_DIV && attrs->mode == TSR_ROUND_NONE && tsr_dtype_is_integral(compute, true))
         compute = TSR_FLOAT32;
     if ((st = check_result_fits(name, compute, self->dtype)) != TSR_OK ||
         (st = check_not_broadcast(name, self, &other, 1)) != TSR_OK ||
-        (st = check_writable(name, self)) != TSR_OK)
+        (st = check_writable(name, self)) != TSR_OK ||
+        (st = check_no_partial_overlap(label, self, &other, 1)) != TSR_OK)
         return st;
     if (op == TSR_OP_ADD || op == TSR_OP_SUB) {
         st = tsr__normalize_alpha(name, attrs->scalars[0], compute, &attrs->scalars[0]);
         if (st != TSR_OK)
             return st;
     }
-    char label[32];
-    snprintf(label, sizeof label, "%s_", name);
     tsr__inplace ip;
     bool needs_value = tsr__grad_inplace_needs_value(op, &other, 1);
     if ((st = tsr__inplace_begin(label, self, &other, 1, needs_value, &ip)) != TSR_OK)
@@ -150,6 +166,8 @@ tsr_status tsr_clamp_(tsr_tensor *self, const tsr_operand *min, const tsr_operan
         st = check_not_broadcast("clamp_", self, operands + 1, 2);
     if (st == TSR_OK)
         st = check_writable("clamp_", self);
+    if (st == TSR_OK)
+        st = check_no_partial_overlap("clamp_", self, operands + 1, 2);
     if (st != TSR_OK)
         return st;
     /* absent bounds repeat self in operands; autograd sees only present ones */

@@ -55,8 +55,8 @@ static tsr_status fill_value(const char *op, tsr_operand value, tsr_dtype dtype,
         tsr_status st = tsr__item(op, value.tensor, out);
         if (st != TSR_OK)
             return st;
-    } else if (!tsr__scalar_valid(value.scalar)) {
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: value has an invalid kind", op);
+    } else if (tsr__check_operand(op, "value", value) != TSR_OK) {
+        return TSR_ERR_INVALID_ARGUMENT;
     } else {
         *out = value.scalar;
     }

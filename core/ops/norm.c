@@ -307,6 +307,24 @@ tsr_status tsr_group_norm(const tsr_tensor *input, int64_t num_groups, const tsr
 /* batch_norm                                                                */
 /* ------------------------------------------------------------------------ */
 
+/* Training writes both running statistics; each is checked before either
+ * is written, so a refused one does not leave the other updated. */
+static tsr_status check_running_writable(const char *name, const tsr_tensor *running_mean,
+                                         const tsr_tensor *running_var)
+{
+    const tsr_tensor *stats[2] = {running_mean, running_var};
+    const char *what[2] = {"running_mean", "running_var"};
+    for (int i = 0; i < 2; i++) {
+        if (stats[i] && tsr__has_internal_overlap(stats[i]))
+            return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
+                                  "%s: %s has internal overlap (more than one element refers to "
+                                  "the same memory, as after expand) and cannot be updated in "
+                                  "training; clone it first",
+                                  name, what[i]);
+    }
+    return TSR_OK;
+}
+
 static tsr_status check_batch_norm(const tsr_tensor *input, const tsr_tensor *running_mean,
                                    const tsr_tensor *running_var, const tsr_tensor *weight,
                                    const tsr_tensor *bias, bool training)
@@ -331,6 +349,8 @@ static tsr_status check_batch_norm(const tsr_tensor *input, const tsr_tensor *ru
     if (!training && (!running_mean || !running_var))
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: %s must be defined in evaluation mode",
                               name, running_mean ? "running_var" : "running_mean");
+    if (training && (st = check_running_writable(name, running_mean, running_var)) != TSR_OK)
+        return st;
     int64_t per_channel = input->shape[1] ? tsr_tensor_numel(input) / input->shape[1] : 0;
     if (training && per_channel == 1) {
         char a[160];

@@ -382,11 +382,10 @@ static tsr_status searchsorted_named(const char *op, const tsr_tensor *seq, tsr_
                                      bool out_int32, bool right, const tsr_tensor *sorter,
                                      tsr_tensor **out)
 {
-    if (!seq || !out || (!values.tensor && !tsr__scalar_valid(values.scalar)))
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
-                              "%s: sequence, values and out must be "
-                              "given",
-                              op);
+    if (!seq || !out)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: sequence and out must be given", op);
+    if (tsr__check_operand(op, strcmp(op, "bucketize") == 0 ? "input" : "values", values) != TSR_OK)
+        return TSR_ERR_INVALID_ARGUMENT;
     const tsr_tensor *all[3] = {seq, values.tensor, sorter};
     tsr_backend *b;
     tsr_dtype vdtype = values.tensor ? values.tensor->dtype : tsr__scalar_dtype(values.scalar);

@@ -20,6 +20,9 @@ static tsr_status lerp_operands(const char *name, const tsr_tensor *start, const
 {
     if (!start || !end)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: start and end must not be NULL", name);
+    tsr_status st = tsr__check_operand(name, "weight", weight);
+    if (st != TSR_OK)
+        return st;
     const tsr_tensor *typed[2] = {end, weight.tensor};
     const char *what[2] = {"end", "weight"};
     for (int i = 0; i < 2; i++) {

@@ -117,6 +117,13 @@ tsr_status tsr__scalar_tensor(const char *op, tsr_scalar value, tsr_dtype dtype,
 
 tsr_status tsr__fill(const char *op, tsr_tensor *t, tsr_scalar value)
 {
+    /* PyTorch's checked_convert: a complex value with an imaginary part
+     * overflows every real type (bool only asks whether it is nonzero). */
+    if (value.kind == TSR_SCALAR_COMPLEX && value.v.c.im != 0 && t->dtype != TSR_BOOL &&
+        !tsr_dtype_is_complex(t->dtype))
+        return tsr__set_error(TSR_ERR_OVERFLOW, "%s: value (%g%+gj) cannot be converted to type "
+                                                "%s without overflow", op, value.v.c.re,
+                              value.v.c.im, tsr_dtype_name(t->dtype));
     if (!tsr__scalar_fits(value, t->dtype))
         return tsr__set_error(TSR_ERR_OVERFLOW, "%s: value %g cannot be converted to %s without "
                                                 "overflow", op, tsr__scalar_to_double(value),

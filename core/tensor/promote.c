@@ -4,6 +4,8 @@
 #include "runtime/error.h"
 #include "tensor/tensor.h"
 
+#include <stdio.h>
+
 static bool is_unsigned_byte(tsr_dtype d)
 {
     return d == TSR_UINT8;
@@ -124,10 +126,11 @@ tsr_status tsr__result_type(const char *op, const tsr_operand *operands, size_t 
             else
                 zero_dim = promote_optional(zero_dim, t->dtype);
         } else {
-            if (!tsr__scalar_valid(operands[i].scalar))
-                return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
-                                      "%s: operand %zu has an invalid scalar kind %d", op, i,
-                                      (int)operands[i].scalar.kind);
+            if (!tsr__scalar_valid(operands[i].scalar)) {
+                char arg[32];
+                snprintf(arg, sizeof arg, "operand %zu", i);
+                return tsr__check_operand(op, arg, operands[i]);
+            }
             scalars = promote_optional(scalars, wrapped_scalar_dtype(operands[i].scalar));
         }
     }

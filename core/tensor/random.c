@@ -124,6 +124,41 @@ tsr_status tsr_randn(tsr_generator *gen, int ndim, const int64_t *shape, tsr_dty
     return random_tensor("randn", gen, &d, ndim, shape, dtype, backend, out);
 }
 
+/* PyTorch's check_from_to_in_range: low and high - 1 must be values of the
+ * dtype (a wider range would wrap, int8 giving -121 for [0, 1000)). */
+static tsr_status check_bounds_fit(int64_t low, int64_t high, tsr_dtype dtype)
+{
+    double lowest, highest;
+    switch (dtype) {
+    case TSR_UINT8:
+        lowest = 0, highest = 255;
+        break;
+    case TSR_INT8:
+        lowest = -128, highest = 127;
+        break;
+    case TSR_INT16:
+        lowest = -32768, highest = 32767;
+        break;
+    case TSR_INT32:
+        lowest = -2147483648.0, highest = 2147483647.0;
+        break;
+    case TSR_FLOAT16:
+        lowest = -65504, highest = 65504;
+        break;
+    default:
+        return TSR_OK; /* int64 and wider floating types hold every int64 */
+    }
+    const char *name = tsr_dtype_name(dtype);
+    if ((double)low < lowest || (double)low > highest)
+        return tsr__set_error(TSR_ERR_VALUE, "randint: from is out of bounds for %s (low %lld)",
+                              name, (long long)low);
+    if ((double)(high - 1) < lowest || (double)(high - 1) > highest)
+        return tsr__set_error(TSR_ERR_VALUE,
+                              "randint: to - 1 is out of bounds for %s (high %lld)", name,
+                              (long long)high);
+    return TSR_OK;
+}
+
 tsr_status tsr_randint(tsr_generator *gen, int64_t low, int64_t high, int ndim,
                        const int64_t *shape, tsr_dtype dtype, tsr_backend *backend,
                        tsr_tensor **out)
@@ -131,6 +166,9 @@ tsr_status tsr_randint(tsr_generator *gen, int64_t low, int64_t high, int ndim,
     if (high <= low)
         return tsr__set_error(TSR_ERR_VALUE, "randint: low (%lld) must be less than high (%lld)",
                               (long long)low, (long long)high);
+    tsr_status st = check_bounds_fit(low, high, dtype);
+    if (st != TSR_OK)
+        return st;
     draw d = {.kind = DRAW_INTEGER, .low = low, .high = high};
     return random_tensor("randint", gen, &d, ndim, shape, dtype, backend, out);
 }

@@ -28,8 +28,12 @@ tsr_scalar tsr_scalar_complex(double re, double im)
     return (tsr_scalar){.kind = TSR_SCALAR_COMPLEX, .v.c = {re, im}};
 }
 
+/* A NULL tensor must not read as the scalar False (the zeroed scalar): it
+ * gets a kind no scalar has, so every op refuses it by name. */
 tsr_operand tsr_operand_tensor(const tsr_tensor *tensor)
 {
+    if (!tensor)
+        return (tsr_operand){.scalar = {.kind = TSR__SCALAR_NULL_TENSOR}};
     return (tsr_operand){.tensor = tensor};
 }
 
@@ -55,6 +59,16 @@ tsr_dtype tsr__scalar_dtype(tsr_scalar s)
 bool tsr__scalar_valid(tsr_scalar s)
 {
     return s.kind >= TSR_SCALAR_BOOL && s.kind <= TSR_SCALAR_COMPLEX;
+}
+
+tsr_status tsr__check_operand(const char *op, const char *arg, tsr_operand o)
+{
+    if (o.tensor || tsr__scalar_valid(o.scalar))
+        return TSR_OK;
+    if (o.scalar.kind == TSR__SCALAR_NULL_TENSOR)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: %s is a NULL tensor", op, arg);
+    return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: %s has an invalid scalar kind %d", op,
+                          arg, (int)o.scalar.kind);
 }
 
 double tsr__scalar_to_double(tsr_scalar s)

@@ -128,44 +128,46 @@ void tsr_tensor_release(const tsr_tensor *tensor)
     tsr__record_free(TSR__RECORD_TENSOR, t);
 }
 
+/* The getters take NULL, as tsr_tensor_release does, and answer "nothing":
+ * a caller checking a result it did not get must not crash. */
 tsr_dtype tsr_tensor_dtype(const tsr_tensor *t)
 {
-    return t->dtype;
+    return t ? t->dtype : TSR_DTYPE_COUNT;
 }
 
 int tsr_tensor_ndim(const tsr_tensor *t)
 {
-    return t->ndim;
+    return t ? t->ndim : 0;
 }
 
 const int64_t *tsr_tensor_shape(const tsr_tensor *t)
 {
-    return t->shape;
+    return t ? t->shape : NULL;
 }
 
 const int64_t *tsr_tensor_strides(const tsr_tensor *t)
 {
-    return t->strides;
+    return t ? t->strides : NULL;
 }
 
 int64_t tsr_tensor_offset(const tsr_tensor *t)
 {
-    return t->offset;
+    return t ? t->offset : 0;
 }
 
 int64_t tsr_tensor_numel(const tsr_tensor *t)
 {
-    return tsr__numel(t->ndim, t->shape);
+    return t ? tsr__numel(t->ndim, t->shape) : 0;
 }
 
 bool tsr_tensor_is_contiguous(const tsr_tensor *t)
 {
-    return tsr__is_contiguous(t->ndim, t->shape, t->strides);
+    return t && tsr__is_contiguous(t->ndim, t->shape, t->strides);
 }
 
 tsr_backend *tsr_tensor_backend(const tsr_tensor *t)
 {
-    return t->storage->backend;
+    return t ? t->storage->backend : NULL;
 }
 
 bool tsr_tensor_shares_storage(const tsr_tensor *a, const tsr_tensor *b)
@@ -175,7 +177,7 @@ bool tsr_tensor_shares_storage(const tsr_tensor *a, const tsr_tensor *b)
 
 uint64_t tsr_tensor_version(const tsr_tensor *t)
 {
-    return atomic_load(&t->storage->version);
+    return t ? atomic_load(&t->storage->version) : 0;
 }
 
 void tsr__bump_version(tsr_tensor *t)
@@ -226,4 +228,47 @@ bool tsr__same_layout(const tsr_tensor *a, const tsr_tensor *b)
             return false;
     }
     return true;
+}
+
+/* Non-overlapping and dense: the strides, sorted, are those of a contiguous
+ * tensor of some permutation of the dims, so the elements fill one range. */
+static bool is_dense(const tsr_tensor *t)
+{
+    int order[TSR_MAX_DIMS], n = 0;
+    for (int i = 0; i < t->ndim; i++) {
+        if (t->shape[i] > 1)
+            order[n++] = i;
+    }
+    for (int i = 1; i < n; i++) {
+        for (int j = i; j > 0 && t->strides[order[j]] < t->strides[order[j - 1]]; j--) {
+            int d = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = d;
+        }
+    }
+    int64_t expected = 1;
+    for (int i = 0; i < n; i++) {
+        if (t->strides[order[i]] != expected)
+            return false;
+        expected *= t->shape[order[i]];
+    }
+    return true;
+}
+
+/* PyTorch's get_overlap_status == PARTIAL: both dense, on one storage, with
+ * ranges that intersect but differ. Ranges that are equal (the same view, or
+ * a transposed square) are a full overlap, which in-place ops take. */
+bool tsr__partially_overlaps(const tsr_tensor *a, const tsr_tensor *b)
+{
+    if (a == b || a->storage != b->storage)
+        return false;
+    int64_t na = tsr__numel(a->ndim, a->shape), nb = tsr__numel(b->ndim, b->shape);
+    if (na == 0 || nb == 0 || !is_dense(a) || !is_dense(b))
+        return false;
+    int64_t sa = (int64_t)tsr_dtype_size(a->dtype), sb = (int64_t)tsr_dtype_size(b->dtype);
+    int64_t a_begin = a->offset * sa, a_end = a_begin + na * sa;
+    int64_t b_begin = b->offset * sb, b_end = b_begin + nb * sb;
+    if (a_begin == b_begin && a_end == b_end)
+        return false;
+    return a_begin < b_end && b_begin < a_end;
 }

@@ -51,6 +51,14 @@ tsr_status tsr__tensor_restride(const tsr_tensor *t, int ndim, const int64_t *sh
 bool tsr__has_internal_overlap(const tsr_tensor *t);
 /* Whether a and b cover exactly the same elements in the same order. */
 bool tsr__same_layout(const tsr_tensor *a, const tsr_tensor *b);
+/* Whether an in-place op writing a must refuse reading b (PyTorch's partial
+ * overlap: both dense over ranges of one storage that meet but differ). */
+bool tsr__partially_overlaps(const tsr_tensor *a, const tsr_tensor *b);
+/* PyTorch's words for that refusal; the one argument is the op's name. */
+#define TSR__PARTIAL_OVERLAP_MESSAGE                                                       \
+    "%s: unsupported operation: some elements of the input tensor and the written-to "   \
+    "tensor refer to a single memory location. Please clone() the tensor before "         \
+    "performing the operation."
 void tsr__bump_version(tsr_tensor *t);
 /* Who frees a tensor's autograd record (the autograd layer, before it makes
  * the first one); the tensor layer only calls it. */

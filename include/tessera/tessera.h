@@ -135,6 +135,11 @@ TSR_API tsr_status tsr_op_from_name(const char *name, tsr_op *out);
 /* Tensors                                                                   */
 /* ======================================================================== */
 
+/* The getters below, and those of autograd.h, take a NULL tensor and answer
+ * "nothing": dtype TSR_DTYPE_COUNT (no dtype), ndim, offset, numel and
+ * version 0, shape, strides, backend and grad_fn name NULL, and false for
+ * every predicate (is_contiguous, shares_storage, requires_grad, is_leaf,
+ * retains_grad). */
 TSR_API void tsr_tensor_retain(const tsr_tensor *tensor);
 TSR_API void tsr_tensor_release(const tsr_tensor *tensor); /* NULL is fine */
 

@@ -354,6 +354,28 @@ static void batch_norm_refuses_what_torch_refuses(void)
         tsr_tensor_release(temps[i]);
 }
 
+/* Both running statistics are checked before either is written: an
+ * expanded running_var leaves running_mean as it was. */
+static void batch_norm_refuses_an_overlapping_running_stat_before_writing(void)
+{
+    tsr_tensor *x = grouped_input(TSR_FLOAT64), *y = NULL, *one = NULL, *rv = NULL;
+    tsr_tensor *rm = from_doubles((double[]){0.1, 0.2, 0.3, 0.4}, 1, (int64_t[]){4}, TSR_FLOAT64);
+    CHECK_OK(tsr_ones(1, (int64_t[]){1}, TSR_FLOAT64, NULL, &one));
+    CHECK_OK(tsr_expand(one, 1, (int64_t[]){4}, &rv));
+    uint64_t version = tsr_tensor_version(rm);
+    CHECK_ERROR(tsr_batch_norm(x, rm, rv, NULL, NULL, true, 0.2, 1e-5, &y),
+                TSR_ERR_INVALID_ARGUMENT, "batch_norm: running_var has internal overlap");
+    CHECK_ERROR(tsr_batch_norm(x, rv, rm, NULL, NULL, true, 0.2, 1e-5, &y),
+                TSR_ERR_INVALID_ARGUMENT, "batch_norm: running_mean has internal overlap");
+    CHECK_TRUE(y == NULL);
+    check_values(rm, (double[]){0.1, 0.2, 0.3, 0.4}, 4, 0);
+    check_values(one, (double[]){1}, 1, 0);
+    CHECK_INT(tsr_tensor_version(rm), version);
+    tsr_tensor *temps[] = {x, one, rv, rm};
+    for (size_t i = 0; i < sizeof temps / sizeof temps[0]; i++)
+        tsr_tensor_release(temps[i]);
+}
+
 static void batch_norm_of_an_empty_batch_leaves_running_stats(void)
 {
     tsr_tensor *x = NULL, *rm = NULL, *y = NULL;
@@ -616,6 +638,7 @@ int main(void)
     RUN_TEST(group_norm_normalizes_each_group_of_channels);
     RUN_TEST(batch_norm_training_updates_running_stats_with_unbiased_variance);
     RUN_TEST(batch_norm_refuses_what_torch_refuses);
+    RUN_TEST(batch_norm_refuses_an_overlapping_running_stat_before_writing);
     RUN_TEST(batch_norm_of_an_empty_batch_leaves_running_stats);
     RUN_TEST(dropout_without_training_or_p_zero_returns_input_itself);
     RUN_TEST(dropout_p_one_multiplies_by_zero_so_nan_stays);
