@@ -2,6 +2,25 @@
  * AccumulateGrad nodes, which the engine runs itself (node->leaf set). */
 #include "autograd/engine.h"
 
+#include <pthread.h>
+
+/* Threads may run backward into the same leaf at once (shared parameters):
+ * each accumulation is a read-modify-write of .grad, done under the leaf
+ * record's stripe of these locks. Apart from the accumulator locks of
+ * node.c, which an accumulation may take (its ops may record nodes or free
+ * them), so the order is always this lock, then that one. */
+#define GRAD_LOCK4                                                                              \
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,          \
+        PTHREAD_MUTEX_INITIALIZER
+enum { GRAD_LOCKS = 16 };
+static pthread_mutex_t grad_locks[GRAD_LOCKS] = {GRAD_LOCK4, GRAD_LOCK4, GRAD_LOCK4, GRAD_LOCK4};
+
+static pthread_mutex_t *grad_lock(const tsr__autograd_meta *meta)
+{
+    uintptr_t h = (uintptr_t)meta;
+    return &grad_locks[(h >> 6 ^ h >> 12) % GRAD_LOCKS];
+}
+
 /* Whether nobody but the engine can see g, so .grad may take it as it is. */
 static bool exclusive(const tsr_tensor *g)
 {
@@ -12,11 +31,9 @@ static bool exclusive(const tsr_tensor *g)
 /* As PyTorch's AccumulateGrad: the first gradient becomes .grad (taken or
  * cloned), later ones are added in place, or out of place when a graph is
  * being built (create_graph) or .grad already has one. */
-tsr_status tsr__accumulate_grad(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **unused)
+static tsr_status accumulate_locked(tsr__autograd_meta *meta, tsr_tensor *g)
 {
-    (void)unused;
-    tsr__autograd_meta *meta = node->leaf->autograd;
-    tsr_tensor *g = grads[0], *sum = NULL;
+    tsr_tensor *sum = NULL;
     bool create_graph = tsr_grad_mode_enabled();
     tsr_status st = TSR_OK;
     if (!meta->grad) {
@@ -37,4 +54,14 @@ tsr_status tsr__accumulate_grad(tsr__node *node, tsr_tensor *const *grads, tsr_t
         return st;
     }
     return tsr_add_(meta->grad, tsr_operand_tensor(g), tsr_scalar_int(1));
+}
+
+tsr_status tsr__accumulate_grad(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **unused)
+{
+    (void)unused;
+    tsr__autograd_meta *meta = node->leaf->autograd;
+    pthread_mutex_lock(grad_lock(meta));
+    tsr_status st = accumulate_locked(meta, grads[0]);
+    pthread_mutex_unlock(grad_lock(meta));
+    return st;
 }

@@ -6,6 +6,7 @@
 #include "runtime/error.h"
 #include "tensor/shape.h"
 
+#include <pthread.h>
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -47,6 +48,36 @@ void tsr__node_retain(tsr__node *node)
 {
     if (node)
         atomic_fetch_add_explicit(&node->refcount, 1, memory_order_relaxed);
+}
+
+/* A leaf's accumulator is kept weakly on its record and cleared when the
+ * node dies, while other threads may be picking it up to use the leaf:
+ * both happen under the record's stripe of these locks, so a node seen
+ * there is not yet freed, and one whose count already reached zero is
+ * replaced rather than revived. Striped so that threads using different
+ * parameters rarely meet; only ops on leaves that require grad lock. */
+#define ACCUMULATOR_LOCK4                                                                       \
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,          \
+        PTHREAD_MUTEX_INITIALIZER
+enum { ACCUMULATOR_LOCKS = 16 };
+static pthread_mutex_t accumulator_locks[ACCUMULATOR_LOCKS] = {
+    ACCUMULATOR_LOCK4, ACCUMULATOR_LOCK4, ACCUMULATOR_LOCK4, ACCUMULATOR_LOCK4};
+
+static pthread_mutex_t *accumulator_lock(const tsr__autograd_meta *meta)
+{
+    uintptr_t h = (uintptr_t)meta;
+    return &accumulator_locks[(h >> 6 ^ h >> 12) % ACCUMULATOR_LOCKS];
+}
+
+/* Takes a reference to node unless its last one is already gone. */
+static bool retain_if_alive(tsr__node *node)
+{
+    long count = atomic_load_explicit(&node->refcount, memory_order_relaxed);
+    while (count > 0 && !atomic_compare_exchange_weak_explicit(&node->refcount, &count, count + 1,
+                                                               memory_order_relaxed,
+                                                               memory_order_relaxed))
+        ;
+    return count > 0;
 }
 
 /* Dropping the last reference to a long chain would recurse once per node;
@@ -94,11 +125,14 @@ static void destroy(tsr__node *node)
     for (int i = 0; i < node->num_inputs; i++)
         tsr__node_release(node->next[i].node);
     tsr__hooks_free(node->hooks);
-    if (node->leaf) {
-        if (node->leaf->autograd && node->leaf->autograd->accumulator == node)
-            node->leaf->autograd->accumulator = NULL;
-        tsr_tensor_release(node->leaf);
+    tsr__autograd_meta *meta = node->leaf ? node->leaf->autograd : NULL;
+    if (meta) {
+        pthread_mutex_lock(accumulator_lock(meta));
+        if (meta->accumulator == node)
+            meta->accumulator = NULL;
+        pthread_mutex_unlock(accumulator_lock(meta));
     }
+    tsr_tensor_release(node->leaf); /* outside the lock: it may free nodes */
     free(node);
 }
 
@@ -157,13 +191,24 @@ void tsr__grad_meta_of(const tsr_tensor *t, tsr__grad_meta *meta)
 
 /* ---- tensors' autograd records ----------------------------------------- */
 
+/* Threads may make the record of a tensor they share at once: the first
+ * to install its record wins and the others free theirs. t->autograd is a
+ * plain pointer, read plainly on the ops' hot path, so the install uses
+ * the compilers' atomic builtins rather than an _Atomic field. */
 tsr__autograd_meta *tsr__autograd_meta_get(tsr_tensor *t)
 {
-    if (!t->autograd) {
-        tsr__tensor_set_autograd_release(tsr__autograd_meta_free);
-        t->autograd = calloc(1, sizeof *t->autograd);
-    }
-    return t->autograd;
+    tsr__autograd_meta *meta = __atomic_load_n(&t->autograd, __ATOMIC_ACQUIRE);
+    if (meta)
+        return meta;
+    tsr__tensor_set_autograd_release(tsr__autograd_meta_free);
+    tsr__autograd_meta *made = calloc(1, sizeof *made);
+    if (!made)
+        return NULL;
+    if (__atomic_compare_exchange_n(&t->autograd, &meta, made, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+        return made;
+    free(made);
+    return meta;
 }
 
 void tsr__autograd_meta_free(tsr__autograd_meta *meta)
@@ -177,6 +222,7 @@ void tsr__autograd_meta_free(tsr__autograd_meta *meta)
     free(meta);
 }
 
+/* Under the record's accumulator lock. */
 static tsr_status make_accumulator(tsr_tensor *leaf, tsr__node **out)
 {
     tsr__node *node;
@@ -203,12 +249,13 @@ tsr_status tsr__gradient_edge(const tsr_tensor *t, tsr__edge *out)
         *out = (tsr__edge){meta->grad_fn, meta->output_nr};
         return TSR_OK;
     }
-    if (meta->accumulator) {
-        tsr__node_retain(meta->accumulator);
-        *out = (tsr__edge){meta->accumulator, 0};
-        return TSR_OK;
-    }
-    st = make_accumulator((tsr_tensor *)t, &out->node);
+    pthread_mutex_lock(accumulator_lock(meta));
+    tsr__node *node = meta->accumulator;
+    if (!node || !retain_if_alive(node))
+        st = make_accumulator((tsr_tensor *)t, &node); /* a dying one is replaced */
+    pthread_mutex_unlock(accumulator_lock(meta));
+    if (st == TSR_OK)
+        *out = (tsr__edge){node, 0};
     return st;
 }
 
