@@ -144,6 +144,10 @@ static int parse_options(int argc, char **argv, options *o)
     }
     if (o->list_ops)
         return 0;
+    if (o->backends && !*o->backends) {
+        fputs("tessera-conformance: --backend needs a backend name\n", stderr);
+        return usage(stderr), 2;
+    }
     if (o->against && (!o->backends || strchr(o->backends, ',') || o->cases)) {
         fputs("tessera-conformance: --against takes one --backend and no --cases\n", stderr);
         return usage(stderr), 2;

@@ -162,6 +162,27 @@ static void view_steps_are_applied_with_library_views(void)
           "status %d, library status %d, message %s", vs, lib, msg);
 }
 
+/* A manifest may hold any int64: a huge end and step give one row. */
+static void view_step_with_huge_slice_is_answered(void)
+{
+    int64_t shape[2] = {2, 3};
+    float data[6] = {0, 1, 2, 3, 4, 5};
+    tsr_tensor *base = NULL, *out = NULL;
+    int st = tsr_from_host(data, sizeof data, 2, shape, TSR_FLOAT32, NULL, &base);
+    CHECK(st == TSR_OK, "tsr_from_host: %s", tsr_last_error());
+    char *steps[] = {"slice:0:1:9223372036854775807:9223372036854775807"};
+    char msg[256] = "";
+    int lib = 0;
+    conf_view_status vs = conf_view_apply(base, steps, 1, &out, &lib, msg, sizeof msg);
+    int64_t rows = vs == CONF_VIEW_OK ? tsr_tensor_shape(out)[0] : -1;
+    float got[3] = {0};
+    bool read = vs == CONF_VIEW_OK && tsr_to_host(out, got, sizeof got) == TSR_OK;
+    tsr_tensor_release(out);
+    tsr_tensor_release(base);
+    CHECK(read && rows == 1, "status %d (%s), %lld rows", vs, msg, (long long)rows);
+    CHECK(got[0] == 3 && got[2] == 5, "values %g %g", got[0], got[2]);
+}
+
 int main(void)
 {
     integer_and_float_literals_stay_apart();
@@ -170,6 +191,7 @@ int main(void)
     a_full_line_parses_with_unknown_keys_ignored();
     malformed_lines_become_cases_with_a_problem();
     view_steps_are_applied_with_library_views();
+    view_step_with_huge_slice_is_answered();
     printf("test_manifest: %d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

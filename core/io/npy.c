@@ -9,6 +9,7 @@
 #include "io/npy.h"
 
 #include "runtime/error.h"
+#include "tensor/shape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,29 +252,19 @@ static size_t npy_dtype_size(tsr_dtype dtype)
     return 0;
 }
 
-/* numel and data_bytes, refusing shapes whose size does not fit in int64. */
+/* numel and data_bytes, refusing shapes whose size does not fit in int64
+ * by the core's rule (tsr__check_shape): NumPy writes (0, 2^32, 2^32), but
+ * as in PyTorch its storage size overflows, and the tensor could not be
+ * made anyway. */
 static int npy_compute_sizes(const char *name, tsr__npy_header *h)
 {
-    int64_t numel = 1;
-    bool overflow = false;
-    for (int i = 0; i < h->ndim; i++) {
-        if (__builtin_mul_overflow(numel, h->shape[i], &numel))
-            overflow = true;
-    }
-    /* A zero extent makes the product 0 even when other extents overflowed. */
-    for (int i = 0; i < h->ndim; i++) {
-        if (h->shape[i] == 0) {
-            numel = 0;
-            overflow = false;
-        }
-    }
-    int64_t bytes = 0;
-    if (overflow || __builtin_mul_overflow(numel, (int64_t)npy_dtype_size(h->dtype), &bytes))
-        return tsr__set_error(TSR_ERR_OVERFLOW,
-                              "tsr_load_npy: %s: shape's element count or byte size overflows",
-                              name);
+    int64_t numel = 0;
+    size_t elem = npy_dtype_size(h->dtype);
+    int st = tsr__check_shape("tsr_load_npy", name, h->ndim, h->shape, elem, &numel);
+    if (st != TSR_OK)
+        return st;
     h->numel = numel;
-    h->data_bytes = (size_t)bytes;
+    h->data_bytes = (size_t)numel * elem;
     return TSR_OK;
 }
 

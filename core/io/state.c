@@ -13,6 +13,7 @@
  * Loading reads and checks every file before it writes anything. */
 #include "runtime/error.h"
 #include "optim/optim.h"
+#include "tensor/shape.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -280,10 +281,14 @@ static bool parse_geometry(char *rest, record *r)
         char *tok = strtok_r(NULL, " \n", &save);
         if (!tok)
             return false;
-        r->shape[d] = strtoll(tok, &end, 10);
-        if (*end || r->shape[d] < 0)
+        errno = 0;
+        r->shape[d] = strtoll(tok, &end, 10); /* saturates: ERANGE */
+        if (*end || end == tok || errno == ERANGE || r->shape[d] < 0)
             return false;
     }
+    if (tsr__check_shape("state_load", r->file, r->ndim, r->shape, tsr_dtype_size(r->dtype),
+                         NULL) != TSR_OK)
+        return false;
     return strtok_r(NULL, " \n", &save) == NULL;
 }
 
@@ -301,7 +306,8 @@ static bool append_record(record **list, size_t *n, record *r)
 static bool parse_option(state_index *ix, char *rest)
 {
     char key[NAME_CAP], value[NAME_CAP];
-    if (sscanf(rest, "%255s %255s", key, value) != 2)
+    int used = 0;
+    if (sscanf(rest, "%255s %255s%n", key, value, &used) != 2 || rest[used] != '\0')
         return false;
     bool sgd = strcmp(ix->kind, "sgd") == 0;
     const option_field *fd = sgd ? sgd_fields : adam_fields;
@@ -325,9 +331,15 @@ static bool parse_option(state_index *ix, char *rest)
 static tsr_status parse_optimizer_line(state_index *ix, char *rest, const char *path, int line)
 {
     unsigned long long count;
-    if (ix->has_optimizer || sscanf(rest, "%255s %llu", ix->kind, &count) != 2 ||
-        count > (1ull << 32))
+    int used = 0;
+    if (ix->has_optimizer || sscanf(rest, "%255s %llu%n", ix->kind, &count, &used) != 2 ||
+        rest[used] != '\0' || rest[0] == '-')
         return bad_line(path, line, "malformed optimizer record");
+    /* the params come first, and an optimiser holds only some of them: a
+     * larger count is malformed, and is refused before it sizes anything */
+    if (count > ix->nparams)
+        return bad_line(path, line, "malformed optimizer record: more parameters than the "
+                                    "index's param records");
     ix->has_optimizer = true;
     ix->opt_count = (size_t)count;
     ix->steps = calloc(ix->opt_count ? ix->opt_count : 1, sizeof *ix->steps);
@@ -351,6 +363,10 @@ static tsr_status parse_line(state_index *ix, char *text, const char *path, int 
         memcpy(r.name, rest, (size_t)(name_end - rest));
         if (!parse_geometry(name_end + 1, &r))
             return bad_line(path, line, "malformed param record");
+        for (size_t i = 0; i < ix->nparams; i++) {
+            if (strcmp(ix->params[i].name, r.name) == 0)
+                return bad_line(path, line, "malformed param record: duplicate parameter name");
+        }
         if (!append_record(&ix->params, &ix->nparams, &r))
             return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "state_load: out of memory");
         return TSR_OK;
@@ -364,8 +380,9 @@ static tsr_status parse_line(state_index *ix, char *text, const char *path, int 
     if (strcmp(text, "step") == 0) {
         unsigned long long i;
         long long n;
-        if (!ix->has_optimizer || sscanf(rest, "%llu %lld", &i, &n) != 2 || i >= ix->opt_count ||
-            n < 0)
+        int used = 0;
+        if (!ix->has_optimizer || sscanf(rest, "%llu %lld%n", &i, &n, &used) != 2 ||
+            rest[used] != '\0' || rest[0] == '-' || i >= ix->opt_count || n < 0)
             return bad_line(path, line, "malformed step record");
         ix->steps[i] = n;
         return TSR_OK;

@@ -365,6 +365,11 @@ static tsr_status one_hot_classes(const tsr_tensor *t, int64_t *num_classes)
                               "one_hot: class values must be non-negative, got "
                               "%lld",
                               (long long)lo);
+    /* PyTorch's max + 1 wraps for INT64_MAX; tessera refuses it instead */
+    if (*num_classes == -1 && hi == INT64_MAX)
+        return tsr__set_error(TSR_ERR_OVERFLOW,
+                              "one_hot: the class value %lld + 1 overflows num_classes",
+                              (long long)hi);
     if (*num_classes == -1)
         *num_classes = hi + 1;
     else if (hi >= *num_classes)

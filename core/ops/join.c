@@ -311,9 +311,8 @@ tsr_status tsr_split(const tsr_tensor *t, int64_t split_size, int64_t dim, tsr_t
                               "split: split_size can only be 0 if dimension size "
                               "is 0, but got dimension size of %lld",
                               (long long)size);
-    int64_t n = split_size == 0 ? 1 : (size + split_size - 1) / split_size;
-    if (n < 1)
-        n = 1;
+    /* rounds up without size + split_size, which a huge split_size overflows */
+    int64_t n = split_size == 0 || size == 0 ? 1 : (size - 1) / split_size + 1;
     if ((st = room_for("split", (size_t)n, outs, capacity, count)) != TSR_OK || !outs)
         return st;
     return even_pieces("split", t, d, split_size, (size_t)n, outs);

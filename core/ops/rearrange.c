@@ -185,7 +185,9 @@ static tsr_status expand_copy(const char *op, const tsr_tensor *x, const int64_t
             if ((st = tsr_unsqueeze(v, i, &next)) == TSR_OK)
                 tsr_tensor_release(v), v = next;
         }
-        merged[i] = before[i] * x->shape[i] * after[i];
+        if (__builtin_mul_overflow(before[i], x->shape[i], &merged[i]) ||
+            __builtin_mul_overflow(merged[i], after[i], &merged[i]))
+            st = tsr__set_error(TSR_ERR_OVERFLOW, "%s: the size of dim %d overflows int64", op, i);
     }
     tsr_tensor *copy = NULL;
     if (st == TSR_OK)
@@ -384,8 +386,13 @@ static tsr_status pad_constant(const tsr_tensor *t, const int64_t *pad, int npad
     for (int i = 0; i < npad / 2; i++) {
         int d = t->ndim - 1 - i;
         int64_t l = pad[2 * i], r = pad[2 * i + 1];
-        shape[d] = t->shape[d] + l + r;
-        if (shape[d] < 0 || -l > t->shape[d] || -r > t->shape[d])
+        if (__builtin_add_overflow(t->shape[d], l, &shape[d]) ||
+            __builtin_add_overflow(shape[d], r, &shape[d]))
+            return tsr__set_error(TSR_ERR_OVERFLOW,
+                                  "pad: padding (%lld, %lld) of dim %d of size %lld overflows "
+                                  "int64",
+                                  (long long)l, (long long)r, d, (long long)t->shape[d]);
+        if (shape[d] < 0 || l < -t->shape[d] || r < -t->shape[d])
             return tsr__set_error(TSR_ERR_SHAPE,
                                   "pad: padding (%lld, %lld) leaves dim %d of size "
                                   "%lld with a negative size",
@@ -434,7 +441,11 @@ static int64_t reflected(int64_t j, const int64_t *params)
 
 static int64_t replicated(int64_t j, const int64_t *params)
 {
-    int64_t n = params[0], at = j - params[1];
+    /* a huge negative left padding (with a huge right one) puts j past
+     * INT64_MAX of the input: the last element */
+    int64_t n = params[0], at;
+    if (__builtin_sub_overflow(j, params[1], &at))
+        return n - 1;
     return at < 0 ? 0 : at >= n ? n - 1 : at;
 }
 
@@ -466,7 +477,13 @@ static tsr_status check_pad_mode(const tsr_tensor *t, const int64_t *pad, int np
                                   "corresponding input dimension, but got padding "
                                   "(%lld, %lld) at dimension %d of size %lld",
                                   (long long)l, (long long)r, d, (long long)n);
-        if (n + l + r < 1)
+        int64_t total;
+        if (__builtin_add_overflow(n, l, &total) || __builtin_add_overflow(total, r, &total))
+            return tsr__set_error(TSR_ERR_OVERFLOW,
+                                  "pad: padding (%lld, %lld) of dim %d of size %lld overflows "
+                                  "int64",
+                                  (long long)l, (long long)r, d, (long long)n);
+        if (total < 1)
             return tsr__set_error(TSR_ERR_SHAPE,
                                   "pad: input dim %d of size %lld is too small for "
                                   "padding (%lld, %lld)",

@@ -227,10 +227,20 @@ tsr_status tsr_slice(const tsr_tensor *t, int64_t dim, int64_t start, int64_t en
     int64_t shape[TSR_MAX_DIMS], strides[TSR_MAX_DIMS];
     memcpy(shape, t->shape, sizeof shape);
     memcpy(strides, t->strides, sizeof strides);
-    shape[d] = (end - start + step - 1) / step;
-    strides[d] = t->strides[d] * step;
+    /* 0 <= start <= end <= size here, so neither the length nor the
+     * offset can overflow; a huge step gives one element, whose stride is
+     * never used to step, so it keeps the input's stride. */
+    int64_t length = end - start, offset;
+    shape[d] = length == 0 ? 0 : (length - 1) / step + 1;
+    if (shape[d] > 1 && __builtin_mul_overflow(t->strides[d], step, &strides[d]))
+        return tsr__set_error(TSR_ERR_OVERFLOW, "slice: stride %lld times step %lld overflows",
+                              (long long)t->strides[d], (long long)step);
+    if (__builtin_mul_overflow(start, t->strides[d], &offset) ||
+        __builtin_add_overflow(t->offset, offset, &offset))
+        return tsr__set_error(TSR_ERR_OVERFLOW, "slice: the offset of start %lld overflows",
+                              (long long)start);
     tsr__view_args args = {TSR__VIEW_SLICE, "slice", {d, start, end, step}};
-    return make_view(t, t->ndim, shape, strides, t->offset + start * t->strides[d], &args, out);
+    return make_view(t, t->ndim, shape, strides, offset, &args, out);
 }
 
 tsr_status tsr_narrow(const tsr_tensor *t, int64_t dim, int64_t start, int64_t length,

@@ -83,6 +83,10 @@ static tsr_status get_named(const char *name, tsr_backend **out)
 static tsr_status choose_from_env(const char *env, tsr_backend **out)
 {
     char list[512], failures[1024] = "";
+    if (strlen(env) >= sizeof list)
+        return tsr__set_error(TSR_ERR_PLUGIN,
+                              "TESSERA_BACKEND is %zu characters long; at most %zu are allowed",
+                              strlen(env), sizeof list - 1);
     snprintf(list, sizeof list, "%s", env);
     char *save = NULL;
     for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {

@@ -11,7 +11,10 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +116,20 @@ static bool table_is_usable(tsr__plugin_record *r, const tsr_plugin *p)
     return true;
 }
 
+/* Calling a data object as the entry would crash the host: the dynamic
+ * symbol table says what the symbol is (STT_FUNC, or STT_GNU_IFUNC, which
+ * dlsym has already resolved to a function). A plugin that lies in its
+ * symbol table, or whose function is wrong code, cannot be caught here. */
+static bool is_function_symbol(void *symbol)
+{
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    if (!dladdr1(symbol, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym)
+        return false;
+    int type = ELF64_ST_TYPE(sym->st_info);
+    return type == STT_FUNC || type == STT_GNU_IFUNC;
+}
+
 static void open_candidate(tsr__plugin_record *r)
 {
     r->library = dlopen(r->path, RTLD_NOW | RTLD_LOCAL);
@@ -120,12 +137,17 @@ static void open_candidate(tsr__plugin_record *r)
         refuse(r, "dlopen failed: %s", dlerror());
         return;
     }
-    tsr_plugin_entry_fn entry;
-    *(void **)&entry = dlsym(r->library, TSR_PLUGIN_ENTRY_SYMBOL);
-    if (!entry) {
+    void *symbol = dlsym(r->library, TSR_PLUGIN_ENTRY_SYMBOL);
+    if (!symbol) {
         refuse(r, "no entry symbol '%s'", TSR_PLUGIN_ENTRY_SYMBOL);
         return;
     }
+    if (!is_function_symbol(symbol)) {
+        refuse(r, "the entry symbol '%s' is not a function", TSR_PLUGIN_ENTRY_SYMBOL);
+        return;
+    }
+    tsr_plugin_entry_fn entry;
+    *(void **)&entry = symbol;
     tsr_clear_error();
     const tsr_plugin *p = entry(tsr__host_api(), TSR_PLUGIN_ABI_VERSION);
     if (!p) {
@@ -142,6 +164,7 @@ static void open_candidate(tsr__plugin_record *r)
     if (p->probe) {
         char reason[256] = "";
         r->score = p->probe(tsr__host_api(), reason, sizeof reason);
+        reason[sizeof reason - 1] = '\0'; /* the plugin may have filled it all */
         snprintf(r->probe_reason, sizeof r->probe_reason, "%s", reason);
     }
     r->state = TSR__PLUGIN_FOUND;
@@ -190,8 +213,11 @@ static void scan_directory(const char *dir)
         char path[PATH_MAX], real[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         free(names[i]);
-        if (!realpath(path, real))
+        if (!realpath(path, real)) {
+            /* a dangling symlink, most often: say so, or the plugin just vanishes */
+            tsr__log("loader", "skipping %s: cannot resolve it: %s", path, strerror(errno));
             continue;
+        }
         if (already_seen(real)) {
             tsr__log("loader", "skipping %s: the same file was already found", path);
             continue;

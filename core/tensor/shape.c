@@ -13,7 +13,6 @@ tsr_status tsr__check_shape(const char *op, const char *arg, int ndim, const int
                               arg, ndim, TSR_MAX_DIMS);
     if (ndim > 0 && !shape)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: %s shape must not be NULL", op, arg);
-    int64_t n = 1;
     bool empty = false;
     for (int i = 0; i < ndim; i++) {
         if (shape[i] < 0)
@@ -22,18 +21,25 @@ tsr_status tsr__check_shape(const char *op, const char *arg, int ndim, const int
         if (shape[i] == 0)
             empty = true;
     }
-    if (!empty) {
-        for (int i = 0; i < ndim; i++) {
-            if (__builtin_mul_overflow(n, shape[i], &n))
-                return tsr__set_error(TSR_ERR_OVERFLOW,
-                                      "%s: %s element count overflows int64", op, arg);
+    /* PyTorch refuses a storage whose size overflows even when a zero
+     * extent makes it empty; unlike PyTorch (whose product of sizes
+     * overflows or not depending on where the 0 is), the zero extents are
+     * left out here, so [0, 2^62, 2^62] and [2^62, 2^62, 0] both fail. The
+     * contiguous strides of any shape that passes fit in int64. */
+    int64_t n = 1, bytes;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] != 0 && __builtin_mul_overflow(n, shape[i], &n)) {
+            char buf[160];
+            return tsr__set_error(TSR_ERR_OVERFLOW,
+                                  "%s: %s: Storage size calculation overflowed with sizes=%s "
+                                  "(the element count overflows int64)", op,
+                                  arg, tsr__shape_str(ndim, shape, buf, sizeof buf));
         }
-        int64_t bytes;
-        if (__builtin_mul_overflow(n, (int64_t)elem_size, &bytes))
-            return tsr__set_error(TSR_ERR_OVERFLOW, "%s: %s byte size overflows int64", op, arg);
-    } else {
-        n = 0;
     }
+    if (empty)
+        n = 0; /* no bytes, so no byte count to overflow */
+    else if (__builtin_mul_overflow(n, (int64_t)elem_size, &bytes))
+        return tsr__set_error(TSR_ERR_OVERFLOW, "%s: %s byte size overflows int64", op, arg);
     if (numel)
         *numel = n;
     return TSR_OK;
@@ -67,7 +73,8 @@ bool tsr__is_contiguous(int ndim, const int64_t *shape, const int64_t *strides)
             return true;
         if (shape[i] != 1 && strides[i] != expected)
             return false;
-        expected *= shape[i];
+        if (__builtin_mul_overflow(expected, shape[i], &expected))
+            return false; /* no tensor that passed tsr__check_shape gets here */
     }
     return true;
 }

@@ -793,6 +793,46 @@ static void load_refuses_mismatches_by_name(void)
     remove_tree(dir);
 }
 
+/* Writes `text` as dir's index.txt and loads it with no parameters. */
+static int load_index(const char *dir, const char *text)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/index.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return TSR_ERR_IO;
+    fputs(text, f);
+    fclose(f);
+    return tsr_state_load(dir, NULL, NULL, 0, NULL);
+}
+
+static void load_refuses_malformed_index_lines(void)
+{
+    char dir[64];
+    make_temp_dir(dir, sizeof dir);
+    CHECK_ERROR(load_index(dir, "tessera-state 1\nparam w param0.npy float32 1 3\n"
+                                "param w param1.npy float32 1 3\nend\n"),
+                TSR_ERR_FORMAT, "index.txt:3: malformed param record: duplicate");
+    CHECK_ERROR(load_index(dir, "tessera-state 1\nparam w p.npy float32 1 99999999999999999999\n"
+                                "end\n"),
+                TSR_ERR_FORMAT, "index.txt:2: malformed param record");
+    CHECK_ERROR(load_index(dir, "tessera-state 1\nparam w p.npy float32 3 0 4611686018427387904 "
+                                "4611686018427387904\nend\n"),
+                TSR_ERR_FORMAT, "index.txt:2: malformed param record");
+    CHECK_ERROR(load_index(dir, "tessera-state 1\noptimizer sgd 4294967296\nend\n"),
+                TSR_ERR_FORMAT, "index.txt:2: malformed optimizer record");
+    CHECK_ERROR(load_index(dir, "tessera-state 1\nparam w p.npy float32 1 3\n"
+                                "optimizer sgd 1 extra\nend\n"),
+                TSR_ERR_FORMAT, "index.txt:3: malformed optimizer record");
+    CHECK_ERROR(load_index(dir, "tessera-state 1\nparam w p.npy float32 1 3\n"
+                                "optimizer sgd 1\noption lr 0.1 extra\nend\n"),
+                TSR_ERR_FORMAT, "index.txt:4: malformed or unknown option");
+    CHECK_ERROR(load_index(dir, "tessera-state 1\nparam w p.npy float32 1 3\n"
+                                "optimizer sgd 1\nstep 0 1 2\nend\n"),
+                TSR_ERR_FORMAT, "index.txt:4: malformed step record");
+    remove_tree(dir);
+}
+
 int main(void)
 {
     values = load_values();
@@ -811,6 +851,7 @@ int main(void)
     RUN_TEST(same_seed_gives_same_parameters);
     RUN_TEST(save_load_round_trips_adam_and_sgd);
     RUN_TEST(load_refuses_mismatches_by_name);
+    RUN_TEST(load_refuses_malformed_index_lines);
     cJSON_Delete(values);
     return check_summary("test_optim");
 }
