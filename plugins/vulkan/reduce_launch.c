@@ -115,13 +115,19 @@ static void tsr__vk_reduce_geometry_of(const tsr_tensor_desc *in, const tsr_tens
  * results are then merged in order (STAGE_MERGE) through scratch memory. */
 #define TSR__VK_SPLIT_OUTPUTS 64
 #define TSR__VK_SPLIT_RUNS 128
+/* llvmpipe (lavapipe) ends every loop of an invocation once all its loops
+ * together have iterated 65535 times (LP_MAX_TGSI_LOOP_ITERATIONS), silently:
+ * one workgroup reducing an output takes about 10 iterations per block in
+ * each invocation, so past this many blocks a CPU device splits it too (runs
+ * of at most 1024 blocks for anything maxStorageBufferRange can bind). */
+#define TSR__VK_CPU_LONG_BLOCKS 1024
 enum { TSR__VK_STAGE_PARTIALS = 1, TSR__VK_STAGE_MERGE = 2, TSR__VK_STAGE_SERIAL = 3 };
 
 /* Whether this is a CPU device (lavapipe), whose workgroup barriers are
  * coroutine switches costing tens of microseconds each: there an output of
  * at most one block is one invocation's (reduce.comp, STAGE_SERIAL), and
- * long outputs are not split (more workgroups cost more than the lanes
- * gain). TESSERA_VULKAN_REDUCE_GROUPS=1
+ * long outputs are split only past TSR__VK_CPU_LONG_BLOCKS (more workgroups
+ * cost more than the lanes gain). TESSERA_VULKAN_REDUCE_GROUPS=1
  * keeps the workgroup paths there, to test them. */
 static int tsr__vk_reduce_serial(const struct tsr__vk_backend *b)
 {
@@ -229,7 +235,9 @@ int tsr__vk_launch_reduce(struct tsr__vk_backend *b, const struct tsr__vk_launch
     /* Outputs of at most one block take one team of 16 invocations each. */
     uint64_t teams = b->pipelines.local_size / 16;
     uint64_t blocks = (g.terms + 1023) / 1024;
-    if (blocks >= 4 * teams && g.outputs <= TSR__VK_SPLIT_OUTPUTS && !tsr__vk_reduce_serial(b))
+    int split = tsr__vk_reduce_serial(b) ? blocks > TSR__VK_CPU_LONG_BLOCKS
+                                         : g.outputs <= TSR__VK_SPLIT_OUTPUTS;
+    if (blocks >= 4 * teams && split)
         return tsr__vk_reduce_split(b, l, meta, windows, &push, blocks);
     uint64_t groups = g.terms <= 1024 ? (g.outputs + teams - 1) / teams : g.outputs;
     return tsr__vk_record_raw(b, l, meta, windows, 2, &push, groups);

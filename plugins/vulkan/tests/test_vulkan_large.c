@@ -1,0 +1,247 @@
+/* Reductions and softmax on the Vulkan backend at lengths around
+ * the 65535 workgroups a dispatch dimension is guaranteed (and beyond
+ * 2^24), against the reference backend through the public API: the same
+ * random bits on both, sums and cumsums within a float32 rounding bound
+ * (the orders may differ), extrema and their indices exact.
+ *
+ * Exit 77 (skip) when there is no Vulkan loader or device. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tessera/tessera.h>
+
+static int failures;
+
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            printf("FAIL %s:%d: ", __func__, __LINE__);                                            \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+            ++failures;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+#define OK(call) EXPECT((call) == TSR_OK, "%s: %s", #call, tsr_last_error())
+
+static tsr_backend *ref, *vk;
+
+/* One case: x on the reference backend and its copy on the device. */
+struct pair {
+    const char *name;
+    tsr_tensor *r, *v;
+};
+
+/* The float32 or int64 values of t (NULL after a failure, counted). */
+static void *host_copy(const tsr_tensor *t, size_t esize, int64_t *numel)
+{
+    *numel = t ? tsr_tensor_numel(t) : 0;
+    void *data = t ? malloc((size_t)*numel * esize + 1) : NULL;
+    if (data && tsr_to_host(t, data, (size_t)*numel * esize) != TSR_OK) {
+        EXPECT(0, "to_host: %s", tsr_last_error());
+        free(data);
+        data = NULL;
+    }
+    return data;
+}
+
+/* got and want (float32, same shape) agree within rtol of bound (the same
+ * op on |x|) plus atol; exact when bound is NULL. */
+static void compare_floats(const char *what, const struct pair *p, const tsr_tensor *got,
+                           const tsr_tensor *want, const tsr_tensor *bound, double rtol)
+{
+    int64_t n = 0, m = 0, k = 0;
+    float *g = host_copy(got, 4, &n), *w = host_copy(want, 4, &m);
+    float *b = bound ? host_copy(bound, 4, &k) : NULL;
+    EXPECT(g && w && n == m && (!bound || (b && k == n)), "%s of %s: %lld vs %lld values", what,
+           p->name, (long long)n, (long long)m);
+    int bad = 0;
+    for (int64_t i = 0; g && w && n == m && (!bound || b) && i < n && bad < 3; ++i) {
+        int same = bound ? fabs((double)g[i] - (double)w[i]) <= rtol * (double)b[i] + 1e-6
+                         : memcmp(&g[i], &w[i], 4) == 0;
+        if (!same) {
+            EXPECT(0, "%s of %s, element %lld: vulkan %.9g, reference %.9g", what, p->name,
+                   (long long)i, g[i], w[i]);
+            ++bad;
+        }
+    }
+    free(g);
+    free(w);
+    free(b);
+}
+
+static void compare_indices(const char *what, const struct pair *p, const tsr_tensor *got,
+                            const tsr_tensor *want)
+{
+    int64_t n = 0, m = 0;
+    int64_t *g = host_copy(got, 8, &n), *w = host_copy(want, 8, &m);
+    EXPECT(g && w && n == m, "%s of %s: %lld vs %lld values", what, p->name, (long long)n,
+           (long long)m);
+    int bad = 0;
+    for (int64_t i = 0; g && w && n == m && i < n && bad < 3; ++i)
+        if (g[i] != w[i]) {
+            EXPECT(0, "%s of %s, element %lld: vulkan %lld, reference %lld", what, p->name,
+                   (long long)i, (long long)g[i], (long long)w[i]);
+            ++bad;
+        }
+    free(g);
+    free(w);
+}
+
+static void release3(tsr_tensor *a, tsr_tensor *b, tsr_tensor *c)
+{
+    tsr_tensor_release(a);
+    tsr_tensor_release(b);
+    tsr_tensor_release(c);
+}
+
+/* sum, amax, argmax and max_dim over dims (ndims 0: everything). */
+static void check_reductions(const struct pair *p, const int64_t *dims, int ndims)
+{
+    tsr_tensor *abs_x = NULL, *got = NULL, *want = NULL, *bound = NULL;
+    OK(tsr_unary(TSR_OP_ABS, p->r, &abs_x));
+    OK(tsr_sum(p->v, dims, ndims, false, TSR_DTYPE_INFER, &got));
+    OK(tsr_sum(p->r, dims, ndims, false, TSR_DTYPE_INFER, &want));
+    OK(tsr_sum(abs_x, dims, ndims, false, TSR_DTYPE_INFER, &bound));
+    compare_floats("sum", p, got, want, bound, 1e-4);
+    release3(got, want, bound);
+    tsr_tensor_release(abs_x);
+    got = want = NULL;
+    OK(tsr_amax(p->v, dims, ndims, false, &got));
+    OK(tsr_amax(p->r, dims, ndims, false, &want));
+    compare_floats("amax", p, got, want, NULL, 0);
+    release3(got, want, NULL);
+    got = want = NULL;
+    OK(tsr_argmax(p->v, dims, ndims, false, &got));
+    OK(tsr_argmax(p->r, dims, ndims, false, &want));
+    compare_indices("argmax", p, got, want);
+    release3(got, want, NULL);
+    if (ndims != 1)
+        return;
+    tsr_tensor *gv = NULL, *gi = NULL, *wv = NULL, *wi = NULL;
+    OK(tsr_max_dim(p->v, dims[0], false, &gv, &gi));
+    OK(tsr_max_dim(p->r, dims[0], false, &wv, &wi));
+    compare_floats("max_dim values", p, gv, wv, NULL, 0);
+    compare_indices("max_dim indices", p, gi, wi);
+    release3(gv, gi, NULL);
+    release3(wv, wi, NULL);
+}
+
+/* softmax along dim: values in [0, 1], within 1e-5 of each (|x| is no
+ * bound here, so the bound is a tensor of ones). */
+static void check_softmax(const struct pair *p, int64_t dim)
+{
+    tsr_tensor *got = NULL, *want = NULL, *ones = NULL;
+    OK(tsr_softmax(p->v, dim, TSR_DTYPE_INFER, &got));
+    OK(tsr_softmax(p->r, dim, TSR_DTYPE_INFER, &want));
+    OK(tsr_full(tsr_tensor_ndim(p->r), tsr_tensor_shape(p->r), tsr_scalar_float(1.0),
+                TSR_FLOAT32, ref, &ones));
+    compare_floats("softmax", p, got, want, ones, 1e-5);
+    release3(got, want, ones);
+}
+
+static int make_pair(struct pair *p, const char *name, int ndim, const int64_t *shape,
+                     uint64_t seed)
+{
+    tsr_generator *gen = NULL;
+    p->name = name;
+    p->r = p->v = NULL;
+    OK(tsr_generator_create(seed, &gen));
+    OK(tsr_randn(gen, ndim, shape, TSR_FLOAT32, ref, &p->r));
+    tsr_generator_destroy(gen);
+    if (p->r)
+        OK(tsr_to_backend(p->r, vk, &p->v));
+    return p->r && p->v;
+}
+
+static void free_pair(struct pair *p)
+{
+    tsr_tensor_release(p->r);
+    tsr_tensor_release(p->v);
+}
+
+/* The maximum moved to the second-to-last element, past any prefix a
+ * truncated reduction would cover. */
+static void late_maximum(const struct pair *p)
+{
+    int64_t n = 0;
+    float *x = host_copy(p->r, 4, &n);
+    struct pair late = {"late maximum", NULL, NULL};
+    if (x && n >= 2) {
+        x[n - 2] = 100.0f;
+        OK(tsr_from_host(x, (size_t)n * 4, 1, &n, TSR_FLOAT32, ref, &late.r));
+        if (late.r)
+            OK(tsr_to_backend(late.r, vk, &late.v));
+        if (late.v)
+            check_reductions(&late, NULL, 0);
+    }
+    free(x);
+    tsr_tensor_release(late.r);
+    tsr_tensor_release(late.v);
+}
+
+/* 1-d: over everything. */
+static void long_vectors(void)
+{
+    static const int64_t lengths[] = {65535, 65536, 65537, (1 << 24) + 3};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; ++i) {
+        char name[64];
+        snprintf(name, sizeof name, "[%lld]", (long long)lengths[i]);
+        struct pair p;
+        if (make_pair(&p, name, 1, &lengths[i], 100 + i)) {
+            int64_t dim = 0;
+            check_reductions(&p, NULL, 0);
+            check_reductions(&p, &dim, 1);
+            late_maximum(&p);
+        }
+        free_pair(&p);
+    }
+}
+
+/* 2-d with one long dim: along either dim, and over both. */
+static void long_rows_and_columns(void)
+{
+    static const int64_t shapes[2][2] = {{3, 65537}, {65537, 3}};
+    for (int s = 0; s < 2; ++s) {
+        char name[64];
+        snprintf(name, sizeof name, "[%lld, %lld]", (long long)shapes[s][0],
+                 (long long)shapes[s][1]);
+        struct pair p;
+        if (make_pair(&p, name, 2, shapes[s], 200 + s)) {
+            for (int64_t dim = 0; dim < 2; ++dim) {
+                check_reductions(&p, &dim, 1);
+                check_softmax(&p, dim);
+            }
+            check_reductions(&p, NULL, 0);
+        }
+        free_pair(&p);
+    }
+}
+
+int main(void)
+{
+    if (tsr_backend_get("reference", &ref) != TSR_OK) {
+        printf("FAIL no reference backend: %s\n", tsr_last_error());
+        return 1;
+    }
+    if (tsr_backend_get("vulkan", &vk) != TSR_OK) {
+        const char *why = tsr_last_error();
+        if (strstr(why, "no Vulkan device") || strstr(why, "no Vulkan loader")) {
+            printf("SKIP: needs a Vulkan device: %s\n", why);
+            return 77;
+        }
+        printf("FAIL the vulkan backend does not load: %s\n", why);
+        return 1;
+    }
+    long_vectors();
+    long_rows_and_columns();
+    EXPECT(tsr_backend_synchronize(vk) == TSR_OK, "synchronize: %s", tsr_last_error());
+    if (failures) {
+        printf("%d failure(s)\n", failures);
+        return 1;
+    }
+    printf("all large-size checks passed\n");
+    return 0;
+}
