@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "check.h"
+#include "check_threads.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -18,29 +19,6 @@
 /* Rounds with a fresh leaf each: on a loaded two-core machine one round's
  * threads sometimes barely overlap. */
 enum { THREADS = 4, N = 4, USES = 40000, BACKWARDS = 10000, ROUNDS = 4 };
-
-/* Workers wait here until all are created, so that their work overlaps. A
- * gate rather than a barrier: a thread that failed to start cannot leave
- * the others waiting. */
-static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
-static bool gate_is_open;
-
-static void wait_at_gate(void)
-{
-    pthread_mutex_lock(&gate_lock);
-    while (!gate_is_open)
-        pthread_cond_wait(&gate_cond, &gate_lock);
-    pthread_mutex_unlock(&gate_lock);
-}
-
-static void set_gate(bool open)
-{
-    pthread_mutex_lock(&gate_lock);
-    gate_is_open = open;
-    pthread_cond_broadcast(&gate_cond);
-    pthread_mutex_unlock(&gate_lock);
-}
 
 typedef struct report {
     int problems;

@@ -12,35 +12,13 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "check.h"
+#include "check_threads.h"
 
 #include <pthread.h>
 #include <stdarg.h>
 
 /* More than a list holds (32), so that every round also frees past it. */
 enum { THREADS = 4, PER_THREAD = 80, ROUNDS = 20 };
-
-/* Workers wait here until all are created, so that their allocations and
- * releases overlap. A gate rather than a barrier: a thread that failed to
- * start cannot leave the others waiting. */
-static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
-static bool gate_is_open;
-
-static void wait_at_gate(void)
-{
-    pthread_mutex_lock(&gate_lock);
-    while (!gate_is_open)
-        pthread_cond_wait(&gate_cond, &gate_lock);
-    pthread_mutex_unlock(&gate_lock);
-}
-
-static void set_gate(bool open)
-{
-    pthread_mutex_lock(&gate_lock);
-    gate_is_open = open;
-    pthread_cond_broadcast(&gate_cond);
-    pthread_mutex_unlock(&gate_lock);
-}
 
 /* Runs fn on THREADS new threads at once, each with its own argument. */
 static void run_threads(void *(*fn)(void *), void *args, size_t arg_size)
