@@ -7,9 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* "backend 'x' has no K kernel for D" (or "for D -> E"). */
-static void describe_missing(char *text, size_t capacity, const tsr_backend *b, tsr_op kernel,
-                             tsr_dtype in, tsr_dtype out)
+void tsr__describe_missing_kernel(char *text, size_t capacity, const tsr_backend *b,
+                                  tsr_op kernel, tsr_dtype in, tsr_dtype out)
 {
     if (in == out)
         snprintf(text, capacity, "backend '%s' has no %s kernel for %s", b->name,
@@ -25,7 +24,7 @@ tsr_status tsr__require_kernel(const char *op, tsr_backend *b, tsr_op kernel, ts
     if (tsr__registry_find(b, kernel, in, out, NULL))
         return TSR_OK;
     char missing[256];
-    describe_missing(missing, sizeof missing, b, kernel, in, out);
+    tsr__describe_missing_kernel(missing, sizeof missing, b, kernel, in, out);
     tsr_backend *fallback;
     tsr_status st = tsr__fallback_find(b, kernel, in, out, &fallback);
     if (st != TSR_OK) {

@@ -6,6 +6,10 @@
 
 enum { TSR__MAX_OPERANDS = 8 };
 
+/* Writes "backend 'x' has no K kernel for D" (or "for D -> E") into text. */
+void tsr__describe_missing_kernel(char *text, size_t capacity, const tsr_backend *b,
+                                  tsr_op kernel, tsr_dtype in, tsr_dtype out);
+
 /* Whether backend b has a kernel, with an error naming op, dtypes and backend if not. */
 tsr_status tsr__require_kernel(const char *op, tsr_backend *b, tsr_op kernel, tsr_dtype in,
                                tsr_dtype out);

@@ -8,6 +8,7 @@
  * lost. */
 #include "runtime/fallback.h"
 
+#include "runtime/dispatch.h"
 #include "runtime/error.h"
 
 #include <pthread.h>
@@ -113,11 +114,7 @@ void tsr__fallback_note(const tsr_backend *b, const tsr_backend *fallback, tsr_o
     pthread_mutex_unlock(&logged_mutex);
     if (!log)
         return;
-    if (in == out)
-        tsr__log("fallback", "backend '%s' has no %s kernel for %s: running it on '%s'", b->name,
-                 tsr_op_name(op), tsr_dtype_name(in), fallback->name);
-    else
-        tsr__log("fallback", "backend '%s' has no %s kernel for %s -> %s: running it on '%s'",
-                 b->name, tsr_op_name(op), tsr_dtype_name(in), tsr_dtype_name(out),
-                 fallback->name);
+    char missing[256];
+    tsr__describe_missing_kernel(missing, sizeof missing, b, op, in, out);
+    tsr__log("fallback", "%s: running it on '%s'", missing, fallback->name);
 }
