@@ -9,16 +9,11 @@
  * record's stripe of these locks. Apart from the accumulator locks of
  * node.c, which an accumulation may take (its ops may record nodes or free
  * them), so the order is always this lock, then that one. */
-#define GRAD_LOCK4                                                                              \
-    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,          \
-        PTHREAD_MUTEX_INITIALIZER
-enum { GRAD_LOCKS = 16 };
-static pthread_mutex_t grad_locks[GRAD_LOCKS] = {GRAD_LOCK4, GRAD_LOCK4, GRAD_LOCK4, GRAD_LOCK4};
+static tsr__lock_stripes grad_locks = TSR__LOCK_STRIPES_INIT;
 
 static pthread_mutex_t *grad_lock(const tsr__autograd_meta *meta)
 {
-    uintptr_t h = (uintptr_t)meta;
-    return &grad_locks[(h >> 6 ^ h >> 12) % GRAD_LOCKS];
+    return tsr__lock_stripe(&grad_locks, meta);
 }
 
 /* Whether nobody but the engine can see g, so .grad may take it as it is. */

@@ -54,19 +54,12 @@ void tsr__node_retain(tsr__node *node)
  * node dies, while other threads may be picking it up to use the leaf:
  * both happen under the record's stripe of these locks, so a node seen
  * there is not yet freed, and one whose count already reached zero is
- * replaced rather than revived. Striped so that threads using different
- * parameters rarely meet; only ops on leaves that require grad lock. */
-#define ACCUMULATOR_LOCK4                                                                       \
-    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,          \
-        PTHREAD_MUTEX_INITIALIZER
-enum { ACCUMULATOR_LOCKS = 16 };
-static pthread_mutex_t accumulator_locks[ACCUMULATOR_LOCKS] = {
-    ACCUMULATOR_LOCK4, ACCUMULATOR_LOCK4, ACCUMULATOR_LOCK4, ACCUMULATOR_LOCK4};
+ * replaced rather than revived. Only ops on leaves that require grad lock. */
+static tsr__lock_stripes accumulator_locks = TSR__LOCK_STRIPES_INIT;
 
 static pthread_mutex_t *accumulator_lock(const tsr__autograd_meta *meta)
 {
-    uintptr_t h = (uintptr_t)meta;
-    return &accumulator_locks[(h >> 6 ^ h >> 12) % ACCUMULATOR_LOCKS];
+    return tsr__lock_stripe(&accumulator_locks, meta);
 }
 
 /* Takes a reference to node unless its last one is already gone. */

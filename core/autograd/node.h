@@ -4,6 +4,8 @@
 
 #include "autograd/graph.h"
 
+#include <pthread.h>
+
 /* A tensor a node keeps for its backward, as a separate handle on the same
  * storage (so never the output itself: no output -> node -> output cycle). */
 typedef struct tsr__saved {
@@ -45,6 +47,22 @@ struct tsr__node {
     void *attrs;
     tsr__hook *hooks; /* owned: hooks and retain_grad entries of its outputs */
 };
+
+/* Mutexes striped by a record's address, so that threads working on
+ * different tensors rarely meet. Each user keeps its own set:
+ * static tsr__lock_stripes locks = TSR__LOCK_STRIPES_INIT; */
+enum { TSR__LOCK_STRIPES = 16 };
+typedef struct tsr__lock_stripes {
+    pthread_mutex_t mutex[TSR__LOCK_STRIPES];
+} tsr__lock_stripes;
+#define TSR__LOCK_STRIPE4_                                                                          PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,                  PTHREAD_MUTEX_INITIALIZER
+#define TSR__LOCK_STRIPES_INIT                                                                      {{TSR__LOCK_STRIPE4_, TSR__LOCK_STRIPE4_, TSR__LOCK_STRIPE4_, TSR__LOCK_STRIPE4_}}
+
+static inline pthread_mutex_t *tsr__lock_stripe(tsr__lock_stripes *locks, const void *key)
+{
+    uintptr_t h = (uintptr_t)key;
+    return &locks->mutex[(h >> 6 ^ h >> 12) % TSR__LOCK_STRIPES];
+}
 
 /* Frees the saved tensors (after backward without retain_graph). */
 void tsr__node_release_saved(tsr__node *node);
