@@ -88,26 +88,6 @@ tsr_status tsr_div_rounding(tsr_operand a, tsr_operand b, int rounding_mode, tsr
     return binary(TSR_OP_DIV, a, b, &attrs, out);
 }
 
-tsr_status tsr_add(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out)
-{
-    return tsr_binary(TSR_OP_ADD, tsr_operand_tensor(a), tsr_operand_tensor(b), out);
-}
-
-tsr_status tsr_sub(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out)
-{
-    return tsr_binary(TSR_OP_SUB, tsr_operand_tensor(a), tsr_operand_tensor(b), out);
-}
-
-tsr_status tsr_mul(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out)
-{
-    return tsr_binary(TSR_OP_MUL, tsr_operand_tensor(a), tsr_operand_tensor(b), out);
-}
-
-tsr_status tsr_div(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out)
-{
-    return tsr_binary(TSR_OP_DIV, tsr_operand_tensor(a), tsr_operand_tensor(b), out);
-}
-
 static tsr_status unary(tsr_op op, const tsr_tensor *t, const tsr_elementwise_attrs *attrs,
                         tsr_tensor **out)
 {

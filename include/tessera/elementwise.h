@@ -24,11 +24,8 @@ TSR_API tsr_status tsr_sub_scaled(tsr_operand a, tsr_operand b, tsr_scalar alpha
 TSR_API tsr_status tsr_div_rounding(tsr_operand a, tsr_operand b, int rounding_mode,
                                     tsr_tensor **out);
 
-/* Shorthands over two tensors. */
-TSR_API tsr_status tsr_add(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out);
-TSR_API tsr_status tsr_sub(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out);
-TSR_API tsr_status tsr_mul(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out);
-TSR_API tsr_status tsr_div(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out);
+/* tsr_add(a, b, &out), tsr_exp(t, &out), ... for every op above:
+ * tessera/elementwise_named.h. */
 
 /* Unary ops: neg, abs, sign, exp, log, log1p, expm1, sqrt, rsqrt, sin, cos,
  * tanh, sigmoid, relu, gelu (exact), erf, logical_not. Floating functions of

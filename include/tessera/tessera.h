@@ -177,6 +177,7 @@ TSR_API tsr_status tsr_save_npy(const char *path, const tsr_tensor *tensor);
 #include "tessera/copy.h"
 #include "tessera/elementwise.h"
 #include "tessera/elementwise2.h"
+#include "tessera/elementwise_named.h"
 #include "tessera/ternary.h"
 #include "tessera/inplace.h"
 #include "tessera/autograd.h"
