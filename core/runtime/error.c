@@ -70,3 +70,16 @@ void tsr__prefix_error(const char *fmt, ...)
     snprintf(error_message, sizeof error_message, "%s: %.*s", prefix,
              (int)(sizeof error_message - strlen(prefix) - 3), old);
 }
+
+int tsr__rename_error(const char *op, const char *inner, int status)
+{
+    size_t n = strlen(inner);
+    if (status == TSR_OK || strncmp(error_message, inner, n) != 0 || error_message[n] != ':')
+        return status;
+    char rest[ERROR_CAPACITY];
+    snprintf(rest, sizeof rest, "%s", error_message + n + 1);
+    /* the old message is cut at the end if need be */
+    snprintf(error_message, sizeof error_message, "%s:%.*s", op,
+             (int)(sizeof error_message - strlen(op) - 2), rest);
+    return status;
+}

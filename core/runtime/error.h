@@ -13,5 +13,9 @@ int tsr__set_error_v(int status, const char *fmt, va_list args);
 /* Puts "prefix: " in front of the current message (used to name the op and
  * backend around a plugin's own message). */
 void tsr__prefix_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* For a public op that runs another public op: when `status` is an error
+ * whose message starts "inner:", the message starts "op:" instead, so the
+ * user reads the name they called. Returns `status`. */
+int tsr__rename_error(const char *op, const char *inner, int status);
 
 #endif

@@ -105,7 +105,7 @@ static tsr_status random_tensor(const char *op, tsr_generator *g, const draw *d,
     free(values);
     if (st != TSR_OK)
         return st;
-    st = tsr__convert_if_needed("to", raw, dtype, out);
+    st = tsr__convert_if_needed(op, raw, dtype, out);
     tsr_tensor_release(raw);
     return st;
 }

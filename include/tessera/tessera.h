@@ -156,6 +156,30 @@ TSR_API tsr_backend *tsr_tensor_backend(const tsr_tensor *tensor);
 TSR_API bool tsr_tensor_shares_storage(const tsr_tensor *a, const tsr_tensor *b);
 /* Incremented by every in-place write to the storage. */
 TSR_API uint64_t tsr_tensor_version(const tsr_tensor *tensor);
+/* tensor.item(): the element of a tensor with exactly one element (any
+ * shape) as a scalar: kind bool for bool, int for integers, float for
+ * floating dtypes, complex for complex ones. Otherwise TSR_ERR_VALUE,
+ * naming the numel. Waits for queued work. */
+TSR_API tsr_status tsr_item(const tsr_tensor *tensor, tsr_scalar *out);
+
+/* ======================================================================== */
+/* Printing                                                                  */
+/* ======================================================================== */
+
+/* repr(tensor) as PyTorch 1.13 writes it with its default print options
+ * (precision 4, threshold 1000, edgeitems 3, linewidth 80, sci_mode chosen
+ * per tensor): "tensor([1., 2., 3.])", nested brackets over lines, "..."
+ * past 1000 elements. Suffixes as PyTorch's: dtype=torch.NAME (PyTorch's
+ * own spelling, so the text matches torch's) unless float32, complex64,
+ * int64 or bool; size=(...) for empty tensors that are not 1-d;
+ * device='BACKEND' for a backend whose memory is not host memory;
+ * grad_fn=<NAME> (tessera's node name, tsr_tensor_grad_fn_name: "add",
+ * not PyTorch's "AddBackward0") or requires_grad=True. *out is a NUL-terminated string to
+ * release with tsr_string_free. */
+TSR_API tsr_status tsr_tensor_to_string(const tsr_tensor *tensor, char **out);
+TSR_API void tsr_string_free(char *string); /* NULL is fine */
+/* print(tensor): tsr_tensor_to_string and a newline on stdout. */
+TSR_API tsr_status tsr_print(const tsr_tensor *tensor);
 
 /* ======================================================================== */
 /* NumPy files                                                               */
