@@ -28,11 +28,11 @@ static tsr_status check_pair(const char *op, const tsr_tensor *t, const tsr_tens
 /* index_select                                                              */
 /* ------------------------------------------------------------------------ */
 
-/* Names the caller in front of a kernel's message when it is not the kernel. */
+/* Names the caller instead of the kernel when it is not the kernel. */
 static tsr_status named(tsr_status st, const char *op, tsr_op kernel)
 {
     if (st != TSR_OK && strcmp(op, tsr_op_name(kernel)) != 0)
-        tsr__prefix_error("%s", op);
+        tsr__claim_error(op, st);
     return st;
 }
 

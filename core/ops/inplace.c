@@ -79,8 +79,26 @@ tsr_status tsr__inplace_check(const char *name, const tsr_tensor *self, tsr_dtyp
     return st;
 }
 
+static tsr_status binary_inplace_checked(tsr_op op, tsr_tensor *self, tsr_operand other,
+                                         tsr_elementwise_attrs *attrs);
+
+/* The checks and the kernel speak of the out-of-place op ("mul: shapes
+ * ..."); the user called self.mul_(), so the message says "mul_:". */
 static tsr_status binary_inplace(tsr_op op, tsr_tensor *self, tsr_operand other,
                                  tsr_elementwise_attrs *attrs)
+{
+    const char *name = tsr_op_name(op);
+    tsr_status st = binary_inplace_checked(op, self, other, attrs);
+    if (st != TSR_OK && name) {
+        char label[32];
+        snprintf(label, sizeof label, "%s_", name);
+        tsr__rename_error(label, name, st);
+    }
+    return st;
+}
+
+static tsr_status binary_inplace_checked(tsr_op op, tsr_tensor *self, tsr_operand other,
+                                         tsr_elementwise_attrs *attrs)
 {
     const char *name = tsr_op_name(op);
     tsr__ew_rule rule = tsr__ew_rule_of(op);

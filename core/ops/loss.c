@@ -41,14 +41,14 @@ static tsr_tensor *reduce_loss(tsr__gx *x, tsr_tensor *loss, int reduction)
 }
 
 /* Hands `result` to *out and releases the chain's temporaries. */
-static tsr_status finish(tsr__gx *x, tsr_tensor *result, tsr_tensor **out)
+static tsr_status finish(const char *op, tsr__gx *x, tsr_tensor *result, tsr_tensor **out)
 {
     tsr_tensor *r = NULL;
     tsr__gx_result(x, &r, result);
     tsr_status st = tsr__gx_finish(x);
     if (st != TSR_OK) {
         tsr_tensor_release(r);
-        return st;
+        return tsr__claim_error(op, st);
     }
     *out = r;
     return TSR_OK;
@@ -288,7 +288,7 @@ tsr_status tsr_nll_loss(const tsr_tensor *input, const tsr_tensor *target, const
                          .class_dim = input->ndim == 1 ? 0 : 1};
     if (x.status == TSR_OK)
         x.status = tsr__grad_record_class_loss(&c, input, target, weight, input, loss);
-    return finish(&x, loss, out);
+    return finish("nll_loss", &x, loss, out);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -403,7 +403,7 @@ static tsr_status cross_entropy_fused(const tsr_tensor *input, const tsr_tensor 
     tsr_grad_mode_set(grad_mode);
     if (x.status == TSR_OK && wanted)
         x.status = tsr__grad_record_class_loss(&c, input, target, weight, lp, loss);
-    return finish(&x, loss, out);
+    return finish("cross_entropy", &x, loss, out);
 }
 
 tsr_status tsr_cross_entropy(const tsr_tensor *input, const tsr_tensor *target,
@@ -457,7 +457,7 @@ tsr_status tsr_cross_entropy(const tsr_tensor *input, const tsr_tensor *target,
                          .softmax = true};
     if (x.status == TSR_OK)
         x.status = tsr__grad_record_class_loss(&c, input, target, weight, lp, loss);
-    return finish(&x, loss, out);
+    return finish("cross_entropy", &x, loss, out);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -484,7 +484,7 @@ tsr_status tsr_mse_loss(const tsr_tensor *input, const tsr_tensor *target, int r
         return not_implemented("mse_loss", dtype);
     tsr__gx x = {0};
     tsr_tensor *d = tsr__gx_sub(&x, input, target);
-    return finish(&x, reduce_loss(&x, tsr__gx_mul(&x, d, d), reduction), out);
+    return finish("mse_loss", &x, reduce_loss(&x, tsr__gx_mul(&x, d, d), reduction), out);
 }
 
 tsr_status tsr_l1_loss(const tsr_tensor *input, const tsr_tensor *target, int reduction,
@@ -495,7 +495,7 @@ tsr_status tsr_l1_loss(const tsr_tensor *input, const tsr_tensor *target, int re
         return st;
     tsr__gx x = {0};
     tsr_tensor *d = tsr__gx_unary(&x, TSR_OP_ABS, tsr__gx_sub(&x, input, target));
-    return finish(&x, reduce_loss(&x, d, reduction), out);
+    return finish("l1_loss", &x, reduce_loss(&x, d, reduction), out);
 }
 
 tsr_status tsr_smooth_l1_loss(const tsr_tensor *input, const tsr_tensor *target, int reduction,
@@ -533,7 +533,7 @@ tsr_status tsr_smooth_l1_loss(const tsr_tensor *input, const tsr_tensor *target,
     tsr_grad_mode_set(grad_mode);
     if (x.status == TSR_OK)
         x.status = tsr__grad_record_smooth_l1(input, target, beta, norm, loss);
-    return finish(&x, loss, out);
+    return finish("smooth_l1_loss", &x, loss, out);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -619,7 +619,7 @@ tsr_status tsr_binary_cross_entropy(const tsr_tensor *input, const tsr_tensor *t
     tsr_grad_mode_set(grad_mode);
     if (x.status == TSR_OK)
         x.status = tsr__grad_record_bce(input, target, weight, reduction, loss);
-    return finish(&x, loss, out);
+    return finish("binary_cross_entropy", &x, loss, out);
 }
 
 tsr_status tsr_binary_cross_entropy_with_logits(const tsr_tensor *input, const tsr_tensor *target,
@@ -662,5 +662,5 @@ tsr_status tsr_binary_cross_entropy_with_logits(const tsr_tensor *input, const t
     }
     if (weight)
         loss = tsr__gx_mul(&x, loss, weight);
-    return finish(&x, reduce_loss(&x, loss, reduction), out);
+    return finish("binary_cross_entropy_with_logits", &x, reduce_loss(&x, loss, reduction), out);
 }

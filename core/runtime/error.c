@@ -83,3 +83,18 @@ int tsr__rename_error(const char *op, const char *inner, int status)
              (int)(sizeof error_message - strlen(op) - 2), rest);
     return status;
 }
+
+int tsr__claim_error(const char *op, int status)
+{
+    size_t n = strlen(op);
+    if (status == TSR_OK || (strncmp(error_message, op, n) == 0 && error_message[n] == ':'))
+        return status;
+    size_t word = strspn(error_message, "abcdefghijklmnopqrstuvwxyz0123456789_");
+    if (word > 0 && error_message[word] == ':' && error_message[word + 1] == ' ') {
+        char inner[ERROR_CAPACITY];
+        snprintf(inner, sizeof inner, "%.*s", (int)word, error_message);
+        return tsr__rename_error(op, inner, status);
+    }
+    tsr__prefix_error("%s", op);
+    return status;
+}

@@ -17,5 +17,9 @@ void tsr__prefix_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)
  * whose message starts "inner:", the message starts "op:" instead, so the
  * user reads the name they called. Returns `status`. */
 int tsr__rename_error(const char *op, const char *inner, int status);
+/* For a composite op whose steps are other ops: the message names `op`
+ * first, once. A message from a step ("sub: shapes ...") is renamed
+ * ("mse_loss: shapes ..."); one without an op name gets the prefix. */
+int tsr__claim_error(const char *op, int status);
 
 #endif
