@@ -130,8 +130,40 @@ static void print_plugin(const tsr_plugin_info *info, bool json, bool first)
 static const char *const short_dtype[TSR_DTYPE_COUNT] = {
     "b", "u8", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "c64", "c128"};
 
+/* docs/ops.md's list of named functions, from the public op lists
+ * (tessera/elementwise_named.h), so a new op in a list is documented. */
+#define NAMED_FN(name, op, form, inplace) printf(NAMED_##form, #name, #op);
+#define NAMED_FN_IP(name, op, form, inplace) printf(NAMED_IP_##inplace, #name, #op);
+#define NAMED_PLAIN "| `tsr_%s` | `TSR_OP_%s` |\n"
+#define NAMED_OWN "| `tsr_%s` (its parameters: family header) | `TSR_OP_%s` |\n"
+#define NAMED_IP_IP "| `tsr_%s_` | `TSR_OP_%s` |\n"
+#define NAMED_IP_OWN_IP "| `tsr_%s_` (its parameters: inplace.h) | `TSR_OP_%s` |\n"
+#define NAMED_IP_NO_IP "%.0s%.0s"
+
+static void print_named_markdown(void)
+{
+    printf("\n## Named functions\n\n"
+           "Generated from `TSR_UNARY_OP_LIST` and `TSR_BINARY_OP_LIST`\n"
+           "(`include/tessera/elementwise_named.h`): `tsr_NAME(t, &out)` for a unary op,\n"
+           "`tsr_NAME(a, b, &out)` over two tensors for a binary one (as `tsr_unary` /\n"
+           "`tsr_binary` with the op's id and PyTorch's defaults), and the in-place\n"
+           "`tsr_NAME_(self)` / `tsr_NAME_(self, other)` (as `tsr_unary_` / `tsr_binary_`).\n\n"
+           "| function | op |\n| --- | --- |\n");
+    TSR_UNARY_OP_LIST(NAMED_FN)
+    TSR_BINARY_OP_LIST(NAMED_FN)
+    TSR_UNARY_OP_LIST(NAMED_FN_IP)
+    TSR_BINARY_OP_LIST(NAMED_FN_IP)
+    printf("\nAlso: `tsr_add_scaled` / `tsr_sub_scaled` (alpha), `tsr_div_rounding`\n"
+           "(rounding_mode); `tsr_empty_like`, `tsr_zeros_like`, `tsr_ones_like`,\n"
+           "`tsr_full_like`, `tsr_rand_like`, `tsr_randn_like`, `tsr_randint_like`\n"
+           "(`include/tessera/creation.h`, dtype `TSR_DTYPE_INFER` for PyTorch's\n"
+           "`dtype=None`); `tsr_item`, `tsr_tensor_to_string`, `tsr_string_free`,\n"
+           "`tsr_print` (`include/tessera/tessera.h`).\n");
+}
+
 /* docs/ops.md: every kernel-level op, and for each loaded backend the input
- * dtypes it has a kernel for, straight from the registry. */
+ * dtypes it has a kernel for, straight from the registry; then the named
+ * functions. */
 static int print_ops_markdown(size_t count)
 {
     tsr_backend *backends[32];
@@ -163,6 +195,7 @@ static int print_ops_markdown(size_t count)
         }
         printf("\n");
     }
+    print_named_markdown();
     return 0;
 }
 
