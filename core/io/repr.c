@@ -365,7 +365,10 @@ static void write_data(const values *v, text *s)
         return;
     }
     bool summarize = v->numel > THRESHOLD;
-    int64_t *pick = malloc((size_t)v->numel * sizeof *pick);
+    int64_t picked = 1; /* at most 2 * EDGEITEMS per dim when summarized */
+    for (int d = 0; d < v->ndim; d++)
+        picked *= summarize && v->shape[d] > 2 * EDGEITEMS ? 2 * EDGEITEMS : v->shape[d];
+    int64_t *pick = malloc((size_t)picked * sizeof *pick);
     if (!pick) {
         s->failed = true;
         return;
