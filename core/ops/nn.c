@@ -136,7 +136,8 @@ tsr_status tsr_linear(const tsr_tensor *input, const tsr_tensor *weight, const t
     }
     tsr_tensor *result = NULL;
     tsr__gx_result(&x, &result, y);
-    return tsr__deliver(tsr__gx_finish(&x), result, out);
+    /* addmm's and matmul's messages become linear's */
+    return tsr__deliver(tsr__claim_error(name, tsr__gx_finish(&x)), result, out);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -141,6 +141,36 @@ static void test_sample(void)
     EXPECT("layer_norm", tsr_layer_norm(f2x3, 1, (int64_t[]){4}, NULL, NULL, 1e-5, &o));
     EXPECT("mse_loss", tsr_mse_loss(f2x3, f3x3, 1, &o));
     EXPECT("nll_loss", tsr_nll_loss(f2x3, f4, NULL, -100, 1, &o));
+    EXPECT("l1_loss", tsr_l1_loss(f2x3, f3x3, 1, &o));
+    EXPECT("smooth_l1_loss", tsr_smooth_l1_loss(f2x3, f3x3, 1, 1.0, &o));
+    EXPECT("binary_cross_entropy", tsr_binary_cross_entropy(f2x3, f3x3, NULL, 1, &o));
+    EXPECT("cross_entropy", tsr_cross_entropy(f2x3, f4, NULL, -100, 1, 0.0, &o));
+    EXPECT("linear", tsr_linear(f2x3, f4, NULL, &o));
+    EXPECT("bilinear", tsr_bilinear(f2x3, f2x3, f4, NULL, &o));
+    EXPECT("dropout", tsr_dropout(f2x3, 1.5, true, g, &o));
+    EXPECT("scaled_dot_product_attention",
+           tsr_scaled_dot_product_attention(f2x3, f3x3, f4, NULL, 0.0, false, NULL, g, &o));
+    EXPECT("group_norm", tsr_group_norm(f2x3, 5, NULL, NULL, 1e-5, &o));
+    EXPECT("batch_norm", tsr_batch_norm(f2x3, NULL, NULL, f4, NULL, true, 0.1, 1e-5, &o));
+    EXPECT("rms_norm", tsr_rms_norm(f2x3, 1, (int64_t[]){4}, NULL, NULL, &o));
+    EXPECT("log_softmax", tsr_log_softmax(f2x3, 3, TSR_DTYPE_INFER, &o));
+    EXPECT("tensordot", tsr_tensordot(f2x3, f4, 1, &o));
+    EXPECT("baddbmm", tsr_baddbmm(f2x3, f2x3, f2x3, tsr_scalar_int(1), tsr_scalar_int(1), &o));
+    EXPECT("outer", tsr_outer(f2x3, f4, &o));
+    EXPECT("hstack", tsr_hstack((const tsr_tensor *[]){f2x3, f4}, 2, &o));
+    EXPECT("unbind", tsr_unbind(f2x3, 4, outs, 4, &count));
+    EXPECT("roll", tsr_roll(f2x3, (int64_t[]){1}, 1, (int64_t[]){5}, 1, &o));
+    EXPECT("tile", tsr_tile(f2x3, (int64_t[]){-1}, 1, &o));
+    EXPECT("kthvalue", tsr_kthvalue(f2x3, 9, 1, false, &o, &o2));
+    EXPECT("median", tsr_median_dim(f2x3, 5, false, &o, &o2));
+    EXPECT("std_mean", tsr_std_mean(f2x3, (int64_t[]){5}, 1, 1, false, &o, &o2));
+    EXPECT("cummax", tsr_cummax(f2x3, 3, &o, &o2));
+    EXPECT("masked_select", tsr_masked_select(f2x3, f2x3, &o));
+    EXPECT("embedding", tsr_embedding(i2bad, f2x3, NULL, &o));
+    EXPECT("index_add", tsr_index_add(f2x3, 0, i2bad, f2x3, tsr_scalar_int(1), &o));
+    EXPECT("scatter", tsr_scatter(f2x3, 0, i2bad, f2x3, 0, &o));
+    EXPECT("unique", tsr_unique(f2x3, true, (int64_t[]){4}, &o, NULL, NULL));
+    EXPECT("repeat_interleave", tsr_repeat_interleave(f2x3, -1, NULL, &o));
     /* printing */
     EXPECT("tensor_to_string", tsr_tensor_to_string(NULL, &(char *){NULL}));
     EXPECT("print", tsr_print(NULL));
