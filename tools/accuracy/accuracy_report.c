@@ -159,6 +159,12 @@ int acc_write_doc(const acc_table *t, const acc_options *o, const char *path)
                "sigmoid, erf, pow, atan2) measure a smaller sample of the same kind and fail\n"
                "if any error passes its bound, a bound is missing, or a special mismatch\n"
                "appears where none is allowed.\n\n"
+               "The figures of millions of ulps and more are where every backend follows\n"
+               "PyTorch 1.13's own formula rather than the exact function: float32 log1p is\n"
+               "inf from about 1e38 up, as torch's; sigmoid, silu and gelu go to 0 where\n"
+               "exp(-x) overflows, while the exact value is still a subnormal (ulps there are\n"
+               "2^-149, or 2^-1074 for float64); gelu's reference and vulkan kernels lose the\n"
+               "far negative tail to 1 + erf(x / sqrt 2) cancelling, as torch does.\n\n"
                "Per dtype, columns reference | cpu | vulkan (lavapipe):\n\n",
             o->stride, o->samples, o->stride, 0xffffffffull / o->stride + 1, o->samples,
             o->samples);
