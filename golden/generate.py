@@ -103,6 +103,12 @@ FAMILIES = [
     elementwise_grad.unary_math,
     elementwise_grad.clamp,
     views_grad.movement,
+    elementwise_unary.complex_specials,
+    elementwise_grad.relu_nan,
+    elementwise_division.pow_complex_accuracy,
+    norm.constant_rows,
+    products.bfloat16_rounding,
+    reduce_stats.bfloat16_norm,
 ]
 
 

@@ -104,10 +104,11 @@ static tsr_tensor *derivative(tsr__gx *x, const unary_attrs *at, const tsr_tenso
     case TSR_OP_SIGMOID:
         return tsr__gx_mul(x, v, tsr__gx_rsub_scalar(x, 1, v));
     case TSR_OP_RELU: {
+        /* PyTorch's threshold_backward zeroes where v <= 0, so a NaN passes the gradient. */
         *is_gradient = true;
-        tsr_tensor *positive = tsr__gx_binary(x, TSR_OP_GT, tsr_operand_tensor(v),
-                                              tsr_operand_scalar(tsr_scalar_int(0)));
-        return tsr__gx_mask(x, positive, g);
+        tsr_tensor *at_most_0 = tsr__gx_binary(x, TSR_OP_LE, tsr_operand_tensor(v),
+                                               tsr_operand_scalar(tsr_scalar_int(0)));
+        return tsr__gx_mask(x, tsr__gx_unary(x, TSR_OP_LOGICAL_NOT, at_most_0), g);
     }
     case TSR_OP_GELU:
         return at->mode == TSR_GELU_TANH ? gelu_tanh(x, v) : gelu_exact(x, v);

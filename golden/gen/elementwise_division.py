@@ -146,3 +146,20 @@ def max_min(b):
                {"input": _ints("uint8", [0, 200, 5]), "other": _ints("int8", [-1, -100, 6])})
         b.case(op, "c64_error", fn,
                {"input": T((3,), "complex64"), "other": T((3,), "complex64")}, expect="error")
+
+
+def pow_complex_accuracy(b):
+    """complex64 pow where rounding each step in single precision loses digits: large
+    exponents and bases far from 1 (issue 13; tessera computes in complex128, rounds once)."""
+    fn = OPS["pow"]
+    bases = [1.01 + 0.02j, 0.99 - 0.1j, 2.0 + 3.0j, -1.5 + 0.5j, 0.3 + 0.9j, 1e3 + 1e2j,
+             -0.7 - 0.7j, 1.0 + 1e-3j]
+    exps = [12.0 + 0.0j, -7.5 + 0.25j, 3.3 - 1.2j, 0.5 + 4.0j, 20.0 + 0.0j, -3.0 + 2.0j,
+            9.75 + 0.0j, 1.0 + 1.0j]
+    b.case("pow", "c64_accuracy_tensor_tensor", fn,
+           {"input": T((8,), "complex64", values=bases),
+            "exponent": T((8,), "complex64", values=exps)}, tol=TRANSCENDENTAL)
+    b.case("pow", "c64_accuracy_broadcast_exponent", fn,
+           {"input": T((8,), "complex64", values=bases),
+            "exponent": T((1,), "complex64", values=[10.5 - 0.5j])},
+           tol=TRANSCENDENTAL)

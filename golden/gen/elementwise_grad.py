@@ -91,3 +91,13 @@ def clamp(b):
     b.case("clamp", "grad_f64_tensor_bounds_ties", _clamp,
            {"input": _ints(F64, [-1.0, 1.0, 0.0, 3.0]), "min": _ints(F64, [-1.0, 0.0, 0.0, 2.0]),
             "max": _ints(F64, [0.0, 1.0, 0.0, 1.0])}, grad=["input", "min", "max"])
+
+
+def relu_nan(b):
+    """relu's backward is threshold_backward (grad where x > 0 is false gives 0): a NaN input
+    passes the gradient through, since NaN <= 0 is false (issue 13)."""
+    fn = elementwise_unary.OPS["relu"][0]
+    for dt in (F32, F64):
+        b.case("relu", f"grad_{SHORT[dt]}_nan_inputs", fn,
+               {"input": _ints(dt, ["nan", 1.0, -1.0, 0.0, "inf", "-inf", "nan"])},
+               grad=["input"])

@@ -167,3 +167,20 @@ def unary(b):
     b.case("exp", "f32_overflow_boundary", fn["exp"],
            {"input": _ints("float32", [88.72, 88.73, -103.97, -87.33, -88.0])},
            tol=TRANSCENDENTAL)
+
+
+def complex_specials(b):
+    """abs and sigmoid of complex values at infinities and NaNs (issue 13). Each row of the
+    grid is its own case of 7 elements: torch's vectorised complex abs (8 or more elements)
+    answers NaN for (inf, NaN) where its scalar path, like C's hypot, answers inf."""
+    parts = [0.0, -0.0, 1.5, -1.0, float("inf"), float("-inf"), float("nan")]
+    tag = {0.0: "zero", 1.5: "one_p5", -1.0: "minus_one", float("inf"): "inf",
+           float("-inf"): "minus_inf"}
+    for dt in ("complex64", "complex128"):
+        sh = SHORT[dt]
+        for i, re in enumerate(parts):
+            name = "minus_zero" if i == 1 else tag.get(re, "nan")
+            row = [complex(re, im) for im in parts]
+            for op, fn in (("abs", torch.abs), ("sigmoid", torch.sigmoid)):
+                b.case(op, f"{sh}_specials_re_{name}", _f(fn), {"input": T((7,), dt, values=row)},
+                       tol=TRANSCENDENTAL)

@@ -158,3 +158,20 @@ def batch_group(b):
         if dt not in FLOATS + ("bfloat16", "float16"):
             b.case("layer_norm", f"{SHORT[dt]}_values", _layer_norm, {"input": T((3, 4), dt)},
                    {"normalized_shape": [4]}, expect="any")
+
+
+def constant_rows(b):
+    """layer_norm of constant rows: the mean is the value exactly and the variance 0, and
+    PyTorch's one visible rounding is fma(x, rstd, -rstd * mean). Tight tolerance: an error of
+    an ulp in the mean, times 1/sqrt(eps), fails (issue 13)."""
+    for dt, tol in ((F32, (0.0, 1e-6)), (F64, (0.0, 1e-14))):
+        for c in (0.1, 3.3, -7.1, 1000.0, 1.0):
+            tag = str(c).replace("-", "minus_").replace(".", "p")
+            for n in (3, 8, 37, 260):
+                b.case("layer_norm", f"{SHORT[dt]}_constant_{tag}_n{n}", _layer_norm,
+                       {"input": T((2, n), dt, values=[c] * (2 * n))},
+                       {"normalized_shape": [n]}, tol={dt: tol})
+        b.case("layer_norm", f"{SHORT[dt]}_constant_affine", _layer_norm,
+               {"input": T((3, 16), dt, values=[0.1] * 16 + [-7.1] * 16 + [1000.0] * 16),
+                "weight": T((16,), dt), "bias": T((16,), dt)},
+               {"normalized_shape": [16]}, tol={dt: tol})

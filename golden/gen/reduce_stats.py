@@ -156,3 +156,16 @@ def logsumexp(b):
            tol=TRANSCENDENTAL_REDUCE, expect="any")
     # No dim=[] case: torch 1.13 raises a shape error there (a bug), where sum and
     # amax reduce over every dim.
+
+
+def bfloat16_norm(b):
+    """bfloat16 2-norm of many elements: accumulated in float, rounded once (issue 13). Only
+    p = 2: torch 1.13 sums p = 1 and p = 3.5 in bfloat16 (2000 terms near 2 give 1024, not
+    4016), and tessera keeps its float sum."""
+    fn = wrap(torch.norm)
+    tol = {"bfloat16": (8e-3, 1e-3)}
+    for tag, p in (("p_2", 2),):
+        b.case("norm", f"{tag}_bf16_long", fn, {"input": T((2000,), "bfloat16", "positive")},
+               {"p": p}, tol=tol)
+        b.case("norm", f"{tag}_bf16_long_dim1", fn, {"input": T((3, 700), "bfloat16", "positive")},
+               {"p": p, "dim": 1}, tol=tol)

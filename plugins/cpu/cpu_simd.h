@@ -80,7 +80,9 @@ tsr__cpu_norm_coefficients_f32(double mean, double squares, int64_t n, double ep
     struct tsr__cpu_norm_coefficients c;
     float var = (float)(squares / (double)n);
     c.mean = (float)mean;
-    c.rstd = (float)(1.0 / sqrt((double)var + eps));
+    /* As PyTorch, in float step by step: rstd's last bit is the answer on
+     * constant rows (x * rstd - rstd * mean, one rounding). */
+    c.rstd = 1.0f / sqrtf(var + (float)eps);
     c.shift = (float)(-(double)c.rstd * (double)c.mean);
     return c;
 }

@@ -221,6 +221,12 @@ static void sigmoid_complex(tsr__ref_wide *out, const tsr__ref_wide *in,
                             const tsr__ref_elem_ctx *ctx)
 {
     (void)ctx;
+    /* PyTorch answers 1 for a real part of +inf whatever the imaginary part,
+     * where exp(-inf) * cos(inf) would make 0 * NaN. */
+    if (creal(in[0].c) == INFINITY) {
+        out->c = tsr__ref_complex_make(1.0, 0.0);
+        return;
+    }
     double complex e =
         tsr__ref_complex_exp(tsr__ref_complex_make(-creal(in[0].c), -cimag(in[0].c)));
     out->c = tsr__ref_complex_div(1.0, tsr__ref_complex_make(1.0 + creal(e), 0.0 + cimag(e)));

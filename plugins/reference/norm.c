@@ -45,7 +45,7 @@ typedef struct norm_run {
 
 typedef struct row_sum {
     tsr__ref_load_fn load;
-    int squares; /* sum (x - center)^2 instead of x */
+    int squares; /* 0: sum x; 1: sum (x - center)^2; 2: sum x - center */
     double center;
     double total;
 } row_sum;
@@ -57,7 +57,7 @@ static int sum_elements(void *context, char *const *ptrs, const int64_t *steps, 
     for (int64_t i = 0; i < n; i++) {
         sum->load(ptrs[0] + i * steps[0], &v);
         double d = v.f - sum->center;
-        sum->total += sum->squares ? d * d : v.f;
+        sum->total += sum->squares == 1 ? d * d : sum->squares == 2 ? d : v.f;
     }
     return TSR_OK;
 }
@@ -76,7 +76,7 @@ static int write_elements(void *context, char *const *ptrs, const int64_t *steps
     tsr__ref_wide v, p;
     for (int64_t i = 0; i < n; i++) {
         run->load_x(ptrs[1] + i * steps[1], &v);
-        double y = run->round(v.f * w->scale + w->shift);
+        double y = run->round(fma(v.f, w->scale, w->shift));
         double weight = 1.0, bias = 0.0;
         if (run->num_params > 0) {
             run->load_param[0](ptrs[2] + i * steps[2], &p);
@@ -87,7 +87,7 @@ static int write_elements(void *context, char *const *ptrs, const int64_t *steps
             bias = p.f;
         }
         if (run->num_params > 0) {
-            y = run->round(y * weight + bias);
+            y = run->round(fma(y, weight, bias));
         }
         v.f = y;
         run->store(ptrs[0] + i * steps[0], &v);
@@ -127,12 +127,20 @@ static int normalize_row(const norm_run *run, char *y_row, char *x_row, char *me
         tsr__ref_loop_run(&loop, sum_elements, &sum);
         /* PyTorch reports a mean of 0 (and rstd NaN) for an empty row. */
         mean = count > 0 ? sum.total / count : 0.0;
+        /* A float64 sum loses bits; the mean of the deviations puts them back, so a
+         * constant row's mean is its value exactly, as PyTorch's Welford mean is. */
+        sum = (row_sum){run->load_x, 2, mean, 0.0};
+        tsr__ref_loop_run(&loop, sum_elements, &sum);
+        mean += count > 0 ? sum.total / count : 0.0;
     }
     sum = (row_sum){run->load_x, 1, mean, 0.0};
     tsr__ref_loop_run(&loop, sum_elements, &sum);
     double var = run->round(sum.total / count);
     mean = run->round(mean);
-    double rstd = run->round(1.0 / sqrt(var + run->eps));
+    /* PyTorch computes rstd in the accumulation type step by step (for
+     * float: 1.0f / sqrtf(var + (float)eps)); its last bit is visible in
+     * x * rstd - rstd * mean on constant rows, where the answer is that rounding. */
+    double rstd = run->round(1.0 / run->round(sqrt(run->round(var + run->round(run->eps)))));
     row_write w = {run, rstd, run->round(-rstd * mean)};
     tsr__ref_wide stat;
     if (!run->rms) {

@@ -96,6 +96,28 @@ real acc_round(real v)
     return v;
 }
 
+#ifdef ROWS_WIDE
+// a * b + c with the product's rounding error added back (Dekker's exact
+// product, then a two-sum): GLSL's fma on doubles may be split into a
+// multiply and an add (lavapipe splits it), which loses exactly the error a
+// constant row normalizes to. Non-finite products take the plain path.
+double fused_f64(double a, double b, double c)
+{
+    precise double p = a * b;
+    if (tm_disnan(p) || tm_disinf(p))
+        return p + c;
+    precise double ta = 134217729.0 * a, tb = 134217729.0 * b;
+    precise double ah = ta - (ta - a), bh = tb - (tb - b);
+    precise double al = a - ah, bl = b - bh;
+    precise double err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    precise double s = p + c;
+    precise double v = s - p;
+    precise double e = (p - (s - v)) + (c - v);
+    precise double r = s + (e + err);
+    return r;
+}
+#endif
+
 // y = a * b + c as the reference computes it. With float data the wide
 // variant's double product is exact, so this is PyTorch's fused float step;
 // float64 is a multiply and an add, never contracted (`precise`). The float
@@ -105,6 +127,10 @@ real acc_round(real v)
 real mul_add(real a, real b, real c)
 {
 #ifdef ROWS_WIDE
+    // float64 layer_norm fuses as PyTorch's vector code does; rms_norm, which
+    // 1.13 lacks, multiplies and adds.
+    if (OP == TSR_OP_LAYER_NORM && DT_IN == TSR_FLOAT64)
+        return fused_f64(a, b, c);
     precise real r = a * b + c;
     return r;
 #else
@@ -197,9 +223,15 @@ void main()
         real mean = real(0.0);
         if (!RMS && len > 0u)
             mean = r_div(row_sum(base.y, outer, nd, len, false, real(0.0)), count);
+        // The mean of the deviations puts back the bits a float64 sum lost, so a
+        // constant row's mean is its value exactly, as PyTorch's Welford mean is.
+        if (!RMS && len > 0u)
+            mean += r_div(row_sum(base.y, outer, nd, len, false, mean), count);
         real var = acc_round(r_div(row_sum(base.y, outer, nd, len, true, mean), count));
         mean = acc_round(mean);
-        real rstd = acc_round(r_div(real(1.0), r_sqrt(var + eps)));
+        // Step by step in the accumulation type, as PyTorch: rstd's last bit is the
+        // answer on constant rows (x * rstd - rstd * mean, one rounding).
+        real rstd = acc_round(r_div(real(1.0), acc_round(r_sqrt(acc_round(var + acc_round(eps))))));
         real shift = acc_round(-rstd * mean);
         // rms_norm's mean is a constant 0 once specialised, and compilers
         // fold -rstd * 0 to 0; IEEE (and the reference) make it NaN for an
