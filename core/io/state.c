@@ -492,7 +492,7 @@ static tsr_status load_record(const char *dir, const record *r, tsr_backend *bac
     tsr_tensor *t = NULL;
     tsr_status st = join_path(dir, r->file, path);
     if (st == TSR_OK)
-        st = tsr_load_npy(path, backend, &t);
+        st = tsr_load_npy_as(path, r->dtype, backend, &t);
     if (st != TSR_OK) {
         tsr__prefix_error("state_load: %s", what);
         return st;
