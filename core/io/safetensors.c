@@ -247,8 +247,23 @@ static int st_make_all(const st_source *src, const st_entry *e, size_t n, uint64
     return TSR_OK;
 }
 
-static int st_load(const st_source *src, tsr_backend *backend, char ***names,
-                   tsr_tensor ***tensors, size_t *count)
+/* meta_value (when not NULL) gets a copy of __metadata__[meta_key], or an
+ * error when the file has none. */
+static int st_metadata(const st_source *src, const cJSON *root, const char *meta_key,
+                       char **meta_value)
+{
+    const cJSON *md = cJSON_GetObjectItemCaseSensitive(root, "__metadata__");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(md, meta_key);
+    if (!cJSON_IsString(v))
+        return tsr__set_error(TSR_ERR_FORMAT, "%s: %s: __metadata__ has no \"%s\"", LOAD,
+                              src->name, meta_key);
+    *meta_value = strdup(v->valuestring);
+    return *meta_value ? TSR_OK
+                       : tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of memory", LOAD);
+}
+
+static int st_load(const st_source *src, tsr_backend *backend, const char *meta_key,
+                   char **meta_value, char ***names, tsr_tensor ***tensors, size_t *count)
 {
     unsigned char len_bytes[8];
     if (src->size < 8)
@@ -284,10 +299,18 @@ static int st_load(const st_source *src, tsr_backend *backend, char ***names,
     size_t n = 0;
     if (st == TSR_OK)
         st = st_parse_header(src, root, src->size - 8 - len, &e, &n);
+    char *value = NULL;
+    if (st == TSR_OK && meta_key)
+        st = st_metadata(src, root, meta_key, &value);
     if (st == TSR_OK)
         st = st_make_all(src, e, n, 8 + len, backend, names, tensors);
-    if (st == TSR_OK)
+    if (st == TSR_OK) {
         *count = n;
+        if (meta_value)
+            *meta_value = value;
+    } else {
+        free(value);
+    }
     free(e);
     cJSON_Delete(root);
     return st;
@@ -311,11 +334,19 @@ int tsr__safetensors_load_buffer(const void *data, size_t size, const char *name
     if (!data)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: data must not be NULL", LOAD);
     st_source src = {NULL, data, size, name ? name : "(buffer)"};
-    return st_load(&src, backend, names, tensors, count);
+    return st_load(&src, backend, NULL, NULL, names, tensors, count);
 }
 
 tsr_status tsr_load_safetensors(const char *path, tsr_backend *backend, char ***names,
                                 tsr_tensor ***tensors, size_t *count)
+{
+    return (tsr_status)tsr__safetensors_load_meta(path, backend, NULL, NULL, names, tensors,
+                                                  count);
+}
+
+int tsr__safetensors_load_meta(const char *path, tsr_backend *backend, const char *meta_key,
+                               char **meta_value, char ***names, tsr_tensor ***tensors,
+                               size_t *count)
 {
     int st = st_check_outs(names, tensors, count);
     if (st != TSR_OK)
@@ -331,9 +362,9 @@ tsr_status tsr_load_safetensors(const char *path, tsr_backend *backend, char ***
     st_source src = {f, NULL, size < 0 ? 0 : (uint64_t)size, path};
     st = size < 0 ? tsr__set_error(TSR_ERR_IO, "%s: %s: cannot determine the file size", LOAD,
                                    path)
-                  : st_load(&src, backend, names, tensors, count);
+                  : st_load(&src, backend, meta_key, meta_value, names, tensors, count);
     fclose(f);
-    return (tsr_status)st;
+    return st;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -375,9 +406,16 @@ static int st_check_save(const char *path, const char *const *names,
 
 /* The header text, padded with spaces to a multiple of 8 bytes. */
 static char *st_header(const char *const *names, const tsr_tensor *const *tensors, size_t count,
-                       size_t *len)
+                       const char *meta_key, const char *meta_value, size_t *len)
 {
     cJSON *root = cJSON_CreateObject();
+    if (root && meta_key) {
+        cJSON *md = cJSON_AddObjectToObject(root, "__metadata__");
+        if (!md || !cJSON_AddStringToObject(md, meta_key, meta_value)) {
+            cJSON_Delete(root);
+            root = NULL;
+        }
+    }
     uint64_t offset = 0;
     for (size_t i = 0; root && i < count; i++) {
         const tsr_tensor *t = tensors[i];
@@ -444,11 +482,18 @@ static int st_write(FILE *f, const char *header, size_t len, const tsr_tensor *c
 tsr_status tsr_save_safetensors(const char *path, const char *const *names,
                                 const tsr_tensor *const *tensors, size_t count)
 {
+    return (tsr_status)tsr__safetensors_save_meta(path, names, tensors, count, NULL, NULL);
+}
+
+int tsr__safetensors_save_meta(const char *path, const char *const *names,
+                               const tsr_tensor *const *tensors, size_t count,
+                               const char *meta_key, const char *meta_value)
+{
     int st = st_check_save(path, names, tensors, count);
     if (st != TSR_OK)
-        return (tsr_status)st;
+        return st;
     size_t len = 0;
-    char *header = st_header(names, tensors, count, &len);
+    char *header = st_header(names, tensors, count, meta_key, meta_value, &len);
     size_t tmp_len = strlen(path) + 16;
     char *tmp = malloc(tmp_len);
     if (!header || !tmp) {
@@ -473,5 +518,5 @@ tsr_status tsr_save_safetensors(const char *path, const char *const *names,
     }
     free(tmp);
     free(header);
-    return (tsr_status)st;
+    return st;
 }

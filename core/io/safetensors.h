@@ -17,4 +17,16 @@ int tsr__safetensors_load_buffer(const void *data, size_t size, const char *name
                                  tsr_backend *backend, char ***names, tsr_tensor ***tensors,
                                  size_t *count);
 
+/* tsr_load_safetensors that also returns a copy of the string
+ * __metadata__[meta_key] in *meta_value (free it; a file without it is
+ * TSR_ERR_FORMAT). meta_key NULL: no metadata asked for. */
+int tsr__safetensors_load_meta(const char *path, tsr_backend *backend, const char *meta_key,
+                               char **meta_value, char ***names, tsr_tensor ***tensors,
+                               size_t *count);
+/* tsr_save_safetensors writing __metadata__ {meta_key: meta_value} when
+ * meta_key is not NULL. */
+int tsr__safetensors_save_meta(const char *path, const char *const *names,
+                               const tsr_tensor *const *tensors, size_t count,
+                               const char *meta_key, const char *meta_value);
+
 #endif
