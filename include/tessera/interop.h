@@ -81,6 +81,16 @@ TSR_API tsr_status tsr_load_safetensors(const char *path, tsr_backend *backend, 
 TSR_API tsr_status tsr_save_safetensors(const char *path, const char *const *names,
                                         const tsr_tensor *const *tensors, size_t count);
 
+/* Reads a NumPy .npz archive (np.savez: stored members; np.savez_compressed:
+ * deflated) onto `backend`: one tensor per member "NAME.npy", named NAME,
+ * in archive order, each read as tsr_load_npy reads a file (so '<u2' is
+ * refused). Members must be .npy files; zip64 archives (over 65535 members
+ * or 4 GiB) are refused; each member's size is checked against the archive
+ * and its CRC-32 verified, so a corrupt archive is TSR_ERR_FORMAT naming the
+ * member. Free the result with tsr_named_tensors_free. */
+TSR_API tsr_status tsr_load_npz(const char *path, tsr_backend *backend, char ***names,
+                                tsr_tensor ***tensors, size_t *count);
+
 #ifdef __cplusplus
 }
 #endif
