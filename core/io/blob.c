@@ -35,8 +35,7 @@ static tsr_status pick_host_backend(const char *op, tsr_backend *backend, tsr_ba
             return TSR_OK;
         }
     }
-    return tsr__set_error(TSR_ERR_BACKEND, "%s: no host-memory backend (cpu, reference) loads",
-                          op);
+    return tsr__set_error(TSR_ERR_BACKEND, "%s: no host-memory backend (cpu, reference) loads", op);
 }
 
 /* The number of elements from the first to the last reachable element,
@@ -48,8 +47,8 @@ static tsr_status blob_extent(const char *op, int ndim, const int64_t *shape,
     for (int d = 0; d < ndim; d++) {
         if (strides[d] < 0)
             return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
-                                  "%s: strides[%d] is %lld; negative strides are not supported",
-                                  op, d, (long long)strides[d]);
+                                  "%s: strides[%d] is %lld; negative strides are not supported", op,
+                                  d, (long long)strides[d]);
         int64_t span = 0;
         if (shape[d] > 0 && (__builtin_mul_overflow(strides[d], shape[d] - 1, &span) ||
                              __builtin_add_overflow(last, span, &last)))
@@ -132,8 +131,8 @@ tsr_status tsr_from_blob(void *data, int ndim, const int64_t *shape, const int64
     if (!owner)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "tsr_from_blob: out of memory");
     *owner = (blob_owner){deleter, data, context};
-    tsr_status st = tsr__blob_wrap("tsr_from_blob", data, ndim, shape, strides, dtype,
-                                   blob_release, owner, backend, out);
+    tsr_status st = tsr__blob_wrap("tsr_from_blob", data, ndim, shape, strides, dtype, blob_release,
+                                   owner, backend, out);
     if (st != TSR_OK)
         free(owner);
     return st;

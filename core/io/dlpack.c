@@ -28,10 +28,10 @@ typedef struct dl_code {
 /* The first row for a dtype is what export writes: bool as kDLUInt 8, as
  * PyTorch 1.13 exports it. The last row is read only. */
 static const dl_code dl_codes[] = {
-    {TSR_BOOL, kDLUInt, 8},        {TSR_UINT8, kDLUInt, 8},        {TSR_INT8, kDLInt, 8},
-    {TSR_INT16, kDLInt, 16},       {TSR_INT32, kDLInt, 32},        {TSR_INT64, kDLInt, 64},
-    {TSR_FLOAT16, kDLFloat, 16},   {TSR_BFLOAT16, kDLBfloat, 16},  {TSR_FLOAT32, kDLFloat, 32},
-    {TSR_FLOAT64, kDLFloat, 64},   {TSR_COMPLEX64, kDLComplex, 64}, {TSR_COMPLEX128, kDLComplex, 128},
+    {TSR_BOOL, kDLUInt, 8},      {TSR_UINT8, kDLUInt, 8},         {TSR_INT8, kDLInt, 8},
+    {TSR_INT16, kDLInt, 16},     {TSR_INT32, kDLInt, 32},         {TSR_INT64, kDLInt, 64},
+    {TSR_FLOAT16, kDLFloat, 16}, {TSR_BFLOAT16, kDLBfloat, 16},   {TSR_FLOAT32, kDLFloat, 32},
+    {TSR_FLOAT64, kDLFloat, 64}, {TSR_COMPLEX64, kDLComplex, 64}, {TSR_COMPLEX128, kDLComplex, 128},
     {TSR_BOOL, TSR_DL_BOOL, 8},
 };
 

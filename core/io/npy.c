@@ -360,8 +360,7 @@ static int npy_truncated(const char *name, const tsr__npy_header *h, size_t pres
                           present);
 }
 
-int tsr__npy_check_dtype(const tsr__npy_header *h, tsr_dtype want, const char *op,
-                         const char *name)
+int tsr__npy_check_dtype(const tsr__npy_header *h, tsr_dtype want, const char *op, const char *name)
 {
     if (h->raw_u2 && want != TSR_BFLOAT16)
         return tsr__set_error(TSR_ERR_DTYPE,

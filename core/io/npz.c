@@ -118,13 +118,17 @@ static int npz_extract(const npz_file *z, const npz_member *m, unsigned char **o
         return tsr__set_error(TSR_ERR_FORMAT, "%s: %s: member \"%s\": data past the end", OP,
                               z->path, m->name);
     if (m->method != 0 && m->method != 8)
-        return tsr__set_error(TSR_ERR_FORMAT, "%s: %s: member \"%s\": compression method %u "
-                              "(only stored and deflated)", OP, z->path, m->name, m->method);
+        return tsr__set_error(TSR_ERR_FORMAT,
+                              "%s: %s: member \"%s\": compression method %u "
+                              "(only stored and deflated)",
+                              OP, z->path, m->name, m->method);
     if ((m->method == 0 && m->usize != m->csize) ||
         (m->method == 8 && m->usize / MAX_RATIO > m->csize + 1) || m->usize > SIZE_MAX / 2)
-        return tsr__set_error(TSR_ERR_FORMAT, "%s: %s: member \"%s\": size %llu does not fit "
-                              "its %llu compressed bytes", OP, z->path, m->name,
-                              (unsigned long long)m->usize, (unsigned long long)m->csize);
+        return tsr__set_error(TSR_ERR_FORMAT,
+                              "%s: %s: member \"%s\": size %llu does not fit "
+                              "its %llu compressed bytes",
+                              OP, z->path, m->name, (unsigned long long)m->usize,
+                              (unsigned long long)m->csize);
     unsigned char *buf = malloc(m->usize ? (size_t)m->usize : 1);
     if (!buf)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: %s: out of memory", OP, z->path);
@@ -145,8 +149,10 @@ static int npz_extract(const npz_file *z, const npz_member *m, unsigned char **o
     ok = ok && crc32(0L, buf, (uInt)m->usize) == m->crc;
     if (!ok) {
         free(buf);
-        return tsr__set_error(TSR_ERR_FORMAT, "%s: %s: member \"%s\": corrupt data (inflate or "
-                              "CRC-32 failed)", OP, z->path, m->name);
+        return tsr__set_error(TSR_ERR_FORMAT,
+                              "%s: %s: member \"%s\": corrupt data (inflate or "
+                              "CRC-32 failed)",
+                              OP, z->path, m->name);
     }
     *out = buf;
     return TSR_OK;

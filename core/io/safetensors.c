@@ -98,14 +98,17 @@ static int st_parse_entry(const st_source *src, const cJSON *item, st_entry *e)
     const cJSON *shape = cJSON_GetObjectItemCaseSensitive(item, "shape");
     const cJSON *offsets = cJSON_GetObjectItemCaseSensitive(item, "data_offsets");
     if (!cJSON_IsString(dtype) || !cJSON_IsArray(shape) || !cJSON_IsArray(offsets))
-        return st_bad(src, e->name, "needs \"dtype\" (string), \"shape\" and \"data_offsets\" "
-                                    "(arrays)");
+        return st_bad(src, e->name,
+                      "needs \"dtype\" (string), \"shape\" and \"data_offsets\" "
+                      "(arrays)");
     size_t k = 0;
     while (k < ST_DTYPES && strcmp(st_dtypes[k].name, dtype->valuestring) != 0)
         k++;
     if (k == ST_DTYPES)
-        return tsr__set_error(TSR_ERR_DTYPE, "%s: %s: tensor \"%s\": dtype \"%.32s\" has no "
-                              "tessera dtype", LOAD, src->name, e->name, dtype->valuestring);
+        return tsr__set_error(TSR_ERR_DTYPE,
+                              "%s: %s: tensor \"%s\": dtype \"%.32s\" has no "
+                              "tessera dtype",
+                              LOAD, src->name, e->name, dtype->valuestring);
     e->dtype = st_dtypes[k].dtype;
     int n = cJSON_GetArraySize(shape);
     if (n > TSR_MAX_DIMS)
@@ -142,7 +145,9 @@ static int st_check_metadata(const st_source *src, const cJSON *item)
 static int st_by_offset(const void *a, const void *b)
 {
     const st_entry *x = a, *y = b;
-    return x->begin < y->begin ? -1 : x->begin > y->begin ? 1 : (x->end > y->end) - (x->end < y->end);
+    return x->begin < y->begin   ? -1
+           : x->begin > y->begin ? 1
+                                 : (x->end > y->end) - (x->end < y->end);
 }
 
 /* Entries of the header in data order, checked against `data_size`. */
@@ -230,9 +235,9 @@ static int st_make_all(const st_source *src, const st_entry *e, size_t n, uint64
 {
     char **nm = calloc(n ? n : 1, sizeof *nm);
     tsr_tensor **ts = calloc(n ? n : 1, sizeof *ts);
-    int st = nm && ts ? TSR_OK
-                      : tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: %s: out of memory", LOAD,
-                                       src->name);
+    int st = nm && ts
+                 ? TSR_OK
+                 : tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: %s: out of memory", LOAD, src->name);
     for (size_t i = 0; i < n && st == TSR_OK; i++) {
         nm[i] = strdup(e[i].name);
         st = nm[i] ? st_make_tensor(src, &e[i], data_start, backend, &ts[i])
@@ -255,11 +260,10 @@ static int st_metadata(const st_source *src, const cJSON *root, const char *meta
     const cJSON *md = cJSON_GetObjectItemCaseSensitive(root, "__metadata__");
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(md, meta_key);
     if (!cJSON_IsString(v))
-        return tsr__set_error(TSR_ERR_FORMAT, "%s: %s: __metadata__ has no \"%s\"", LOAD,
-                              src->name, meta_key);
+        return tsr__set_error(TSR_ERR_FORMAT, "%s: %s: __metadata__ has no \"%s\"", LOAD, src->name,
+                              meta_key);
     *meta_value = strdup(v->valuestring);
-    return *meta_value ? TSR_OK
-                       : tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of memory", LOAD);
+    return *meta_value ? TSR_OK : tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of memory", LOAD);
 }
 
 static int st_load(const st_source *src, tsr_backend *backend, const char *meta_key,
@@ -267,8 +271,10 @@ static int st_load(const st_source *src, tsr_backend *backend, const char *meta_
 {
     unsigned char len_bytes[8];
     if (src->size < 8)
-        return tsr__set_error(TSR_ERR_FORMAT, "%s: %s: %llu bytes, shorter than the 8-byte "
-                              "header length", LOAD, src->name, (unsigned long long)src->size);
+        return tsr__set_error(TSR_ERR_FORMAT,
+                              "%s: %s: %llu bytes, shorter than the 8-byte "
+                              "header length",
+                              LOAD, src->name, (unsigned long long)src->size);
     int st = st_read(src, 0, len_bytes, 8);
     if (st != TSR_OK)
         return st;
@@ -276,12 +282,16 @@ static int st_load(const st_source *src, tsr_backend *backend, const char *meta_
     for (int i = 7; i >= 0; i--)
         len = len << 8 | len_bytes[i];
     if (len > TSR__SAFETENSORS_MAX_HEADER)
-        return tsr__set_error(TSR_ERR_FORMAT, "%s: %s: header length %llu exceeds the %llu-byte "
-                              "limit", LOAD, src->name, (unsigned long long)len,
+        return tsr__set_error(TSR_ERR_FORMAT,
+                              "%s: %s: header length %llu exceeds the %llu-byte "
+                              "limit",
+                              LOAD, src->name, (unsigned long long)len,
                               TSR__SAFETENSORS_MAX_HEADER);
     if (len > src->size - 8)
-        return tsr__set_error(TSR_ERR_FORMAT, "%s: %s: header length %llu exceeds the file's "
-                              "%llu bytes", LOAD, src->name, (unsigned long long)len,
+        return tsr__set_error(TSR_ERR_FORMAT,
+                              "%s: %s: header length %llu exceeds the file's "
+                              "%llu bytes",
+                              LOAD, src->name, (unsigned long long)len,
                               (unsigned long long)src->size);
     char *text = malloc((size_t)len + 1);
     if (!text)
@@ -340,8 +350,7 @@ int tsr__safetensors_load_buffer(const void *data, size_t size, const char *name
 tsr_status tsr_load_safetensors(const char *path, tsr_backend *backend, char ***names,
                                 tsr_tensor ***tensors, size_t *count)
 {
-    return (tsr_status)tsr__safetensors_load_meta(path, backend, NULL, NULL, names, tensors,
-                                                  count);
+    return (tsr_status)tsr__safetensors_load_meta(path, backend, NULL, NULL, names, tensors, count);
 }
 
 int tsr__safetensors_load_meta(const char *path, tsr_backend *backend, const char *meta_key,
@@ -360,8 +369,7 @@ int tsr__safetensors_load_meta(const char *path, tsr_backend *backend, const cha
     if (fseeko(f, 0, SEEK_END) == 0)
         size = ftello(f);
     st_source src = {f, NULL, size < 0 ? 0 : (uint64_t)size, path};
-    st = size < 0 ? tsr__set_error(TSR_ERR_IO, "%s: %s: cannot determine the file size", LOAD,
-                                   path)
+    st = size < 0 ? tsr__set_error(TSR_ERR_IO, "%s: %s: cannot determine the file size", LOAD, path)
                   : st_load(&src, backend, meta_key, meta_value, names, tensors, count);
     fclose(f);
     return st;
@@ -391,15 +399,15 @@ static int st_check_save(const char *path, const char *const *names,
         if (!names[i] || !names[i][0] || strcmp(names[i], "__metadata__") == 0)
             return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
                                   "%s: names[%zu] must be a non-empty name other than "
-                                  "\"__metadata__\"", SAVE, i);
+                                  "\"__metadata__\"",
+                                  SAVE, i);
         for (size_t j = 0; j < i; j++)
             if (strcmp(names[i], names[j]) == 0)
                 return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
                                       "%s: names[%zu]: \"%s\" is used twice", SAVE, i, names[i]);
         if (!st_dtype_name(tsr_tensor_dtype(tensors[i])))
-            return tsr__set_error(TSR_ERR_DTYPE,
-                                  "%s: tensors[%zu]: safetensors has no %s dtype", SAVE, i,
-                                  tsr_dtype_name(tsr_tensor_dtype(tensors[i])));
+            return tsr__set_error(TSR_ERR_DTYPE, "%s: tensors[%zu]: safetensors has no %s dtype",
+                                  SAVE, i, tsr_dtype_name(tsr_tensor_dtype(tensors[i])));
     }
     return TSR_OK;
 }
@@ -423,7 +431,8 @@ static char *st_header(const char *const *names, const tsr_tensor *const *tensor
         cJSON *e = cJSON_AddObjectToObject(root, names[i]);
         cJSON *shape = e ? cJSON_AddArrayToObject(e, "shape") : NULL;
         cJSON *offsets = shape ? cJSON_AddArrayToObject(e, "data_offsets") : NULL;
-        bool ok = offsets && cJSON_AddStringToObject(e, "dtype", st_dtype_name(tsr_tensor_dtype(t)));
+        bool ok =
+            offsets && cJSON_AddStringToObject(e, "dtype", st_dtype_name(tsr_tensor_dtype(t)));
         for (int d = 0; ok && d < tsr_tensor_ndim(t); d++)
             ok = cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)tsr_tensor_shape(t)[d]));
         ok = ok && cJSON_AddItemToArray(offsets, cJSON_CreateNumber((double)offset)) &&
@@ -486,8 +495,8 @@ tsr_status tsr_save_safetensors(const char *path, const char *const *names,
 }
 
 int tsr__safetensors_save_meta(const char *path, const char *const *names,
-                               const tsr_tensor *const *tensors, size_t count,
-                               const char *meta_key, const char *meta_value)
+                               const tsr_tensor *const *tensors, size_t count, const char *meta_key,
+                               const char *meta_value)
 {
     int st = st_check_save(path, names, tensors, count);
     if (st != TSR_OK)
@@ -511,8 +520,8 @@ int tsr__safetensors_save_meta(const char *path, const char *const *names,
         if (fclose(f) != 0 && st == TSR_OK)
             st = tsr__set_error(TSR_ERR_IO, "%s: %s: write failed", SAVE, path);
         if (st == TSR_OK && rename(tmp, path) != 0)
-            st = tsr__set_error(TSR_ERR_IO, "%s: %s: cannot rename the file into place", SAVE,
-                                path);
+            st =
+                tsr__set_error(TSR_ERR_IO, "%s: %s: cannot rename the file into place", SAVE, path);
         if (st != TSR_OK)
             remove(tmp);
     }

@@ -26,7 +26,7 @@ int tsr__safetensors_load_meta(const char *path, tsr_backend *backend, const cha
 /* tsr_save_safetensors writing __metadata__ {meta_key: meta_value} when
  * meta_key is not NULL. */
 int tsr__safetensors_save_meta(const char *path, const char *const *names,
-                               const tsr_tensor *const *tensors, size_t count,
-                               const char *meta_key, const char *meta_value);
+                               const tsr_tensor *const *tensors, size_t count, const char *meta_key,
+                               const char *meta_value);
 
 #endif

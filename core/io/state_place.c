@@ -46,9 +46,9 @@ tsr_status tsr__state_place_add(tsr__state_place *place, const char *key, const 
 
 tsr_status tsr__state_place_write(tsr__state_place *place, const char *index_text)
 {
-    int st = tsr__safetensors_save_meta(place->path, (const char *const *)place->names,
-                                        place->tensors, place->count, TSR__STATE_META_KEY,
-                                        index_text);
+    int st =
+        tsr__safetensors_save_meta(place->path, (const char *const *)place->names, place->tensors,
+                                   place->count, TSR__STATE_META_KEY, index_text);
     if (st != TSR_OK)
         tsr__prefix_error("state_save");
     return (tsr_status)st;

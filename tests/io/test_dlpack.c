@@ -65,9 +65,9 @@ static void blob_refuses_bad_input(void)
     deleted = 0;
     CHECK_ERROR(tsr_from_blob(NULL, 1, shape, NULL, TSR_FLOAT32, count_delete, NULL, NULL, &t),
                 TSR_ERR_INVALID_ARGUMENT, "tsr_from_blob: data");
-    CHECK_ERROR(tsr_from_blob((char *)buf + 1, 1, shape, NULL, TSR_FLOAT32, count_delete, NULL,
-                              NULL, &t),
-                TSR_ERR_INVALID_ARGUMENT, "not aligned");
+    CHECK_ERROR(
+        tsr_from_blob((char *)buf + 1, 1, shape, NULL, TSR_FLOAT32, count_delete, NULL, NULL, &t),
+        TSR_ERR_INVALID_ARGUMENT, "not aligned");
     CHECK_ERROR(tsr_from_blob(buf, 1, shape, neg, TSR_FLOAT32, count_delete, NULL, NULL, &t),
                 TSR_ERR_INVALID_ARGUMENT, "strides[0]");
     CHECK_ERROR(tsr_from_blob(buf, 1, bad_shape, NULL, TSR_FLOAT32, count_delete, NULL, NULL, &t),
@@ -89,10 +89,12 @@ static void to_dlpack_writes_every_dtype(void)
         tsr_dtype dtype;
         int code, bits;
     } rows[] = {
-        {TSR_BOOL, kDLUInt, 8},        {TSR_UINT8, kDLUInt, 8},         {TSR_INT8, kDLInt, 8},
-        {TSR_INT16, kDLInt, 16},       {TSR_INT32, kDLInt, 32},         {TSR_INT64, kDLInt, 64},
-        {TSR_FLOAT16, kDLFloat, 16},   {TSR_BFLOAT16, kDLBfloat, 16},   {TSR_FLOAT32, kDLFloat, 32},
-        {TSR_FLOAT64, kDLFloat, 64},   {TSR_COMPLEX64, kDLComplex, 64}, {TSR_COMPLEX128, kDLComplex, 128},
+        {TSR_BOOL, kDLUInt, 8},          {TSR_UINT8, kDLUInt, 8},
+        {TSR_INT8, kDLInt, 8},           {TSR_INT16, kDLInt, 16},
+        {TSR_INT32, kDLInt, 32},         {TSR_INT64, kDLInt, 64},
+        {TSR_FLOAT16, kDLFloat, 16},     {TSR_BFLOAT16, kDLBfloat, 16},
+        {TSR_FLOAT32, kDLFloat, 32},     {TSR_FLOAT64, kDLFloat, 64},
+        {TSR_COMPLEX64, kDLComplex, 64}, {TSR_COMPLEX128, kDLComplex, 128},
     };
     _Alignas(16) unsigned char buf[64] = {0};
     int64_t shape[2] = {2, 2};
@@ -211,9 +213,12 @@ static void from_dlpack_reads_bool_bfloat16_complex(void)
     static const struct {
         uint8_t code, bits;
         tsr_dtype dtype;
-    } rows[] = {{6, 8, TSR_BOOL},          {kDLUInt, 8, TSR_UINT8},
-                {kDLBfloat, 16, TSR_BFLOAT16}, {kDLComplex, 64, TSR_COMPLEX64},
-                {kDLComplex, 128, TSR_COMPLEX128}, {kDLFloat, 16, TSR_FLOAT16}};
+    } rows[] = {{6, 8, TSR_BOOL},
+                {kDLUInt, 8, TSR_UINT8},
+                {kDLBfloat, 16, TSR_BFLOAT16},
+                {kDLComplex, 64, TSR_COMPLEX64},
+                {kDLComplex, 128, TSR_COMPLEX128},
+                {kDLFloat, 16, TSR_FLOAT16}};
     _Alignas(16) unsigned char buf[64];
     for (size_t i = 0; i < sizeof buf; i++)
         buf[i] = (unsigned char)(i % 2);

@@ -29,17 +29,28 @@ static char *read_text(const char *path)
 static const char *dtype_code(tsr_dtype d)
 {
     switch (d) {
-    case TSR_FLOAT64: return "F64";
-    case TSR_FLOAT32: return "F32";
-    case TSR_FLOAT16: return "F16";
-    case TSR_BFLOAT16: return "BF16";
-    case TSR_INT64: return "I64";
-    case TSR_INT32: return "I32";
-    case TSR_INT16: return "I16";
-    case TSR_INT8: return "I8";
-    case TSR_UINT8: return "U8";
-    case TSR_BOOL: return "BOOL";
-    default: return "?";
+    case TSR_FLOAT64:
+        return "F64";
+    case TSR_FLOAT32:
+        return "F32";
+    case TSR_FLOAT16:
+        return "F16";
+    case TSR_BFLOAT16:
+        return "BF16";
+    case TSR_INT64:
+        return "I64";
+    case TSR_INT32:
+        return "I32";
+    case TSR_INT16:
+        return "I16";
+    case TSR_INT8:
+        return "I8";
+    case TSR_UINT8:
+        return "U8";
+    case TSR_BOOL:
+        return "BOOL";
+    default:
+        return "?";
     }
 }
 
@@ -162,8 +173,8 @@ static void load_refuses_corrupt_files(void)
     expect_corrupt("json", 0, "{\"a\":", 0, TSR_ERR_FORMAT, "not valid JSON");
     expect_corrupt("array", 0, "[1,2]", 0, TSR_ERR_FORMAT, "not a JSON object");
     expect_corrupt("past_end", 0, one, 4, TSR_ERR_FORMAT, "reach past the end");
-    expect_corrupt("size", 0, "{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}",
-                   8, TSR_ERR_FORMAT, "span a size other than the shape's");
+    expect_corrupt("size", 0, "{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}", 8,
+                   TSR_ERR_FORMAT, "span a size other than the shape's");
     expect_corrupt("overlap", 0,
                    "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
                    "\"b\":{\"dtype\":\"I32\",\"shape\":[1],\"data_offsets\":[4,8]}}",
@@ -188,8 +199,8 @@ static void load_refuses_corrupt_files(void)
     expect_corrupt("fields", 0, "{\"a\":{\"dtype\":\"U8\"}}", 0, TSR_ERR_FORMAT, "needs");
     CHECK_ERROR(tsr_load_safetensors(NULL, NULL, &names, &tensors, &count),
                 TSR_ERR_INVALID_ARGUMENT, "tsr_load_safetensors: path");
-    CHECK_ERROR(tsr_load_safetensors(path, NULL, NULL, &tensors, &count),
-                TSR_ERR_INVALID_ARGUMENT, "names");
+    CHECK_ERROR(tsr_load_safetensors(path, NULL, NULL, &tensors, &count), TSR_ERR_INVALID_ARGUMENT,
+                "names");
     CHECK_ERROR(tsr_load_safetensors("/nonexistent/x.safetensors", NULL, &names, &tensors, &count),
                 TSR_ERR_IO, "cannot open");
 }
