@@ -8,7 +8,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   python3                 # the layout checks (tools/check_layers.py, check_families.py)
-  libcjson-dev            # the conformance manifest parser
+  libcjson-dev            # the conformance manifest parser, the safetensors header
+  libdlpack-dev python3-numpy  # DLPack's header (core/io/dlpack.c); np.from_dlpack in tests/io
   zlib1g-dev              # examples/train_digits reads digits.csv.gz
   clang libclang-rt-14-dev  # the npy fuzzer (libFuzzer) and LeakSanitizer
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools vulkan-validationlayers  # vulkan backend on lavapipe

@@ -11,13 +11,14 @@ int conf_load_tensor_ref(const char *dir, const conf_tensor_ref *ref, tsr_backen
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, ref->file);
     tsr_tensor *t = NULL;
-    int st = tsr_load_npy(path, backend, &t);
+    bool bf16 = ref->has_dtype && ref->dtype == TSR_BFLOAT16;
+    int st = tsr_load_npy_as(path, bf16 ? TSR_BFLOAT16 : TSR_DTYPE_INFER, backend, &t);
     if (st != TSR_OK) {
         snprintf(message, capacity, "cannot load %s: %s", ref->file, tsr_last_error());
         return st;
     }
-    /* bfloat16 arrives as '<u2', which tsr_load_npy already reads as
-     * bfloat16; any other named dtype is a conversion the entry asks for. */
+    /* bfloat16 is stored as '<u2', read as bfloat16 bits because the entry
+     * names it; any other named dtype is a conversion the entry asks for. */
     if (ref->has_dtype && ref->dtype != tsr_tensor_dtype(t)) {
         tsr_tensor *converted = NULL;
         st = tsr_to_dtype(t, ref->dtype, &converted);

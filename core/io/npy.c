@@ -171,6 +171,7 @@ static int npy_set_dtype(npy_parser *ps, const char *descr, tsr__npy_header *h)
     for (size_t i = 0; i < sizeof npy_descrs / sizeof npy_descrs[0]; i++) {
         if (strcmp(npy_descrs[i].descr, descr) == 0) {
             h->dtype = npy_descrs[i].dtype;
+            h->raw_u2 = strcmp(descr, "<u2") == 0;
             return TSR_OK;
         }
     }
@@ -359,8 +360,22 @@ static int npy_truncated(const char *name, const tsr__npy_header *h, size_t pres
                           present);
 }
 
-int tsr__npy_load_buffer(const void *data, size_t size, const char *name, tsr_backend *backend,
-                         tsr_tensor **out)
+int tsr__npy_check_dtype(const tsr__npy_header *h, tsr_dtype want, const char *op, const char *name)
+{
+    if (h->raw_u2 && want != TSR_BFLOAT16)
+        return tsr__set_error(TSR_ERR_DTYPE,
+                              "%s: %s: dtype '<u2' (uint16) is not a tessera dtype; load it with "
+                              "tsr_load_npy_as(..., TSR_BFLOAT16, ...) if it holds bfloat16 bits",
+                              op, name);
+    if (want != TSR_DTYPE_INFER && want != h->dtype)
+        return tsr__set_error(TSR_ERR_DTYPE, "%s: %s: the file holds %s, dtype asks for %s", op,
+                              name, tsr_dtype_name(h->dtype),
+                              tsr_dtype_name(want) ? tsr_dtype_name(want) : "an invalid dtype");
+    return TSR_OK;
+}
+
+int tsr__npy_load_buffer(const void *data, size_t size, const char *name, tsr_dtype want,
+                         tsr_backend *backend, tsr_tensor **out)
 {
     if (!out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "tsr_load_npy: out must not be NULL");
@@ -370,6 +385,9 @@ int tsr__npy_load_buffer(const void *data, size_t size, const char *name, tsr_ba
         return st;
     if (!name)
         name = "(buffer)";
+    st = tsr__npy_check_dtype(&h, want, "tsr_load_npy", name);
+    if (st != TSR_OK)
+        return st;
     if (size - h.data_offset < h.data_bytes)
         return npy_truncated(name, &h, size - h.data_offset);
     return npy_make_tensor(&h, (const unsigned char *)data + h.data_offset, name, backend, out);
@@ -401,7 +419,8 @@ static int npy_file_size(FILE *f, const char *path, size_t *out)
     return TSR_OK;
 }
 
-static int npy_load_file(FILE *f, const char *path, tsr_backend *backend, tsr_tensor **out)
+static int npy_load_file(FILE *f, const char *path, tsr_dtype want, tsr_backend *backend,
+                         tsr_tensor **out)
 {
     size_t file_size = 0;
     int st = npy_file_size(f, path, &file_size);
@@ -414,6 +433,8 @@ static int npy_load_file(FILE *f, const char *path, tsr_backend *backend, tsr_te
     tsr__npy_header h;
     st = npy_read_header(f, path, prefix, &h);
     free(prefix);
+    if (st == TSR_OK)
+        st = tsr__npy_check_dtype(&h, want, "tsr_load_npy", path);
     if (st != TSR_OK)
         return st;
     size_t present = file_size > h.data_offset ? file_size - h.data_offset : 0;
@@ -435,13 +456,22 @@ static int npy_load_file(FILE *f, const char *path, tsr_backend *backend, tsr_te
 
 tsr_status tsr_load_npy(const char *path, tsr_backend *backend, tsr_tensor **out)
 {
+    return tsr_load_npy_as(path, TSR_DTYPE_INFER, backend, out);
+}
+
+tsr_status tsr_load_npy_as(const char *path, tsr_dtype dtype, tsr_backend *backend,
+                           tsr_tensor **out)
+{
     if (!path || !out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
                               "tsr_load_npy: path and out must not be NULL");
+    if (dtype != TSR_DTYPE_INFER && !tsr_dtype_name(dtype))
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "tsr_load_npy: dtype %d is invalid",
+                              (int)dtype);
     FILE *f = fopen(path, "rb");
     if (!f)
         return tsr__set_error(TSR_ERR_IO, "tsr_load_npy: %s: cannot open file", path);
-    int st = npy_load_file(f, path, backend, out);
+    int st = npy_load_file(f, path, dtype, backend, out);
     fclose(f);
     return (tsr_status)st;
 }

@@ -16,7 +16,8 @@
 /* What a parsed header says about the array that follows it. */
 typedef struct tsr__npy_header {
     int major, minor; /* format version */
-    tsr_dtype dtype;  /* '<u2' gives TSR_BFLOAT16 */
+    tsr_dtype dtype;  /* '<u2' gives TSR_BFLOAT16, with raw_u2 set */
+    bool raw_u2;      /* the descr was '<u2': bfloat16 bits only when asked for */
     int ndim;
     int64_t shape[TSR_MAX_DIMS];
     int64_t numel;
@@ -32,10 +33,16 @@ typedef struct tsr__npy_header {
  * Never reads past data + size. Thread-safe. */
 int tsr__npy_parse_header(const void *data, size_t size, const char *name, tsr__npy_header *out);
 
+/* Refuses a parsed header whose dtype is not `want` (TSR_DTYPE_INFER: any
+ * dtype tessera has), naming `op`; '<u2' passes only for want TSR_BFLOAT16,
+ * since tessera has no uint16 and NumPy writes uint16 arrays as '<u2'. */
+int tsr__npy_check_dtype(const tsr__npy_header *h, tsr_dtype want, const char *op,
+                         const char *name);
+
 /* Loads a whole .npy image held in memory (header and data) onto `backend`,
- * with the same checks as tsr_load_npy. Returns a new reference in *out. */
-int tsr__npy_load_buffer(const void *data, size_t size, const char *name, tsr_backend *backend,
-                         tsr_tensor **out);
+ * with the same checks as tsr_load_npy_as(want). Returns a new reference. */
+int tsr__npy_load_buffer(const void *data, size_t size, const char *name, tsr_dtype want,
+                         tsr_backend *backend, tsr_tensor **out);
 
 /* The .npy descr string for a dtype ('<u2' for bfloat16), NULL if invalid. */
 const char *tsr__npy_descr(tsr_dtype dtype);

@@ -10,7 +10,10 @@
  *   state I KEY FILE DTYPE NDIM D0 D1 ...
  *   end
  *
- * Loading reads and checks every file before it writes anything. */
+ * Loading reads and checks every file before it writes anything. A path
+ * ending in ".safetensors" is one file instead (io/state_place.c): the same
+ * index in its __metadata__, each tensor under its record's FILE key. */
+#include "io/state_place.h"
 #include "runtime/error.h"
 #include "optim/optim.h"
 #include "tensor/shape.h"
@@ -120,10 +123,18 @@ static void write_geometry(FILE *f, const tsr_tensor *t)
     fputc('\n', f);
 }
 
-static tsr_status save_tensor(const char *dir, const char *file, const tsr_tensor *t)
+/* A record's file name, or its key inside a single .safetensors file. */
+static const char *file_suffix(const tsr__state_place *place)
 {
+    return place->single ? "" : ".npy";
+}
+
+static tsr_status save_tensor(tsr__state_place *place, const char *file, const tsr_tensor *t)
+{
+    if (place->single)
+        return tsr__state_place_add(place, file, t);
     char path[PATH_CAP];
-    tsr_status st = join_path(dir, file, path);
+    tsr_status st = join_path(place->path, file, path);
     if (st == TSR_OK)
         st = tsr_save_npy(path, t);
     if (st != TSR_OK)
@@ -131,7 +142,7 @@ static tsr_status save_tensor(const char *dir, const char *file, const tsr_tenso
     return st;
 }
 
-static tsr_status save_optimizer(FILE *f, const char *dir, const tsr_optimizer *opt)
+static tsr_status save_optimizer(FILE *f, tsr__state_place *place, const tsr_optimizer *opt)
 {
     fprintf(f, "optimizer %s %zu\n", opt->name, opt->count);
     const void *options =
@@ -150,8 +161,9 @@ static tsr_status save_optimizer(FILE *f, const char *dir, const tsr_optimizer *
             if (!t)
                 continue;
             char file[NAME_CAP];
-            snprintf(file, sizeof file, "opt%zu_%s.npy", i, opt->state_names[s]);
-            tsr_status st = save_tensor(dir, file, t);
+            snprintf(file, sizeof file, "opt%zu_%s%s", i, opt->state_names[s],
+                     file_suffix(place));
+            tsr_status st = save_tensor(place, file, t);
             if (st != TSR_OK)
                 return st;
             fprintf(f, "state %zu %s %s", i, opt->state_names[s], file);
@@ -162,22 +174,40 @@ static tsr_status save_optimizer(FILE *f, const char *dir, const tsr_optimizer *
 }
 
 /* Writes the tensors and the index (to a temporary name) into an open file. */
-static tsr_status save_all(FILE *f, const char *dir, const tsr_tensor *const *params,
+static tsr_status save_all(FILE *f, tsr__state_place *place, const tsr_tensor *const *params,
                            const char *const *names, size_t count, const tsr_optimizer *opt)
 {
     fprintf(f, "%s\n", INDEX_MAGIC);
     for (size_t i = 0; i < count; i++) {
         char buf[NAME_CAP], file[NAME_CAP];
-        snprintf(file, sizeof file, "param%zu.npy", i);
-        tsr_status st = save_tensor(dir, file, params[i]);
+        snprintf(file, sizeof file, "param%zu%s", i, file_suffix(place));
+        tsr_status st = save_tensor(place, file, params[i]);
         if (st != TSR_OK)
             return st;
         fprintf(f, "param %s %s", param_name(names, i, buf), file);
         write_geometry(f, params[i]);
     }
-    tsr_status st = opt ? save_optimizer(f, dir, opt) : TSR_OK;
+    tsr_status st = opt ? save_optimizer(f, place, opt) : TSR_OK;
     if (st == TSR_OK)
         fprintf(f, "end\n");
+    return st;
+}
+
+/* The index into memory, then one file with it and every tensor. */
+static tsr_status save_single(tsr__state_place *place, const tsr_tensor *const *params,
+                              const char *const *names, size_t count, const tsr_optimizer *opt)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "state_save: out of memory");
+    tsr_status st = save_all(f, place, params, names, count, opt);
+    if (fclose(f) != 0 && st == TSR_OK)
+        st = tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "state_save: out of memory");
+    if (st == TSR_OK)
+        st = tsr__state_place_write(place, text);
+    free(text);
     return st;
 }
 
@@ -193,6 +223,13 @@ tsr_status tsr_state_save(const char *dir, const tsr_tensor *const *params,
     tsr_status st = check_names("state_save", names, count);
     if (st != TSR_OK)
         return st;
+    tsr__state_place place;
+    tsr__state_place_init(&place, dir);
+    if (place.single) {
+        st = save_single(&place, params, names, count, optimizer);
+        tsr__state_place_free(&place);
+        return st;
+    }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return tsr__set_error(TSR_ERR_IO, "state_save: cannot create directory \"%s\": %s", dir,
                               strerror(errno));
@@ -206,7 +243,7 @@ tsr_status tsr_state_save(const char *dir, const tsr_tensor *const *params,
     if (!f)
         return tsr__set_error(TSR_ERR_IO, "state_save: cannot write \"%s\": %s", temp_path,
                               strerror(errno));
-    st = save_all(f, dir, params, names, count, optimizer);
+    st = save_all(f, &place, params, names, count, optimizer);
     bool write_failed = ferror(f) != 0;
     if (fclose(f) != 0 || write_failed) {
         if (st == TSR_OK)
@@ -405,16 +442,34 @@ static tsr_status parse_line(state_index *ix, char *text, const char *path, int 
     return bad_line(path, line, "unknown record");
 }
 
-static tsr_status read_index(const char *dir, const tsr_optimizer *opt, state_index *ix)
+/* The index file of a directory, or the index text of a single file. */
+static tsr_status open_index(tsr__state_place *place, char *path, char **text, FILE **out)
 {
-    char path[PATH_CAP], text[LINE_CAP];
-    tsr_status st = join_path(dir, INDEX_NAME, path);
+    if (place->single) {
+        snprintf(path, PATH_CAP, "%s", place->path);
+        tsr_status st = tsr__state_place_read(place, text);
+        if (st == TSR_OK && !(*out = fmemopen(*text, strlen(*text), "r")))
+            st = tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "state_load: out of memory");
+        return st;
+    }
+    tsr_status st = join_path(place->path, INDEX_NAME, path);
     if (st != TSR_OK)
         return st;
-    FILE *f = fopen(path, "r");
-    if (!f)
+    if (!(*out = fopen(path, "r")))
         return tsr__set_error(TSR_ERR_IO, "state_load: cannot open \"%s\": %s", path,
                               strerror(errno));
+    return TSR_OK;
+}
+
+static tsr_status read_index(tsr__state_place *place, const tsr_optimizer *opt, state_index *ix)
+{
+    char path[PATH_CAP], text[LINE_CAP], *index_text = NULL;
+    FILE *f = NULL;
+    tsr_status st = open_index(place, path, &index_text, &f);
+    if (st != TSR_OK) {
+        free(index_text);
+        return st;
+    }
     /* Options not in the file keep the optimiser's current values. */
     if (opt) {
         ix->sgd = opt->sgd;
@@ -440,6 +495,7 @@ static tsr_status read_index(const char *dir, const tsr_optimizer *opt, state_in
     if (st == TSR_OK && !ix->ended)
         st = bad_line(path, line, "the index ends before its \"end\" record");
     fclose(f);
+    free(index_text);
     return st;
 }
 
@@ -485,14 +541,24 @@ static tsr_status check_record(const record *r, const tsr_tensor *target, const 
 }
 
 /* Reads a record's file onto `backend`, checking it against the index. */
-static tsr_status load_record(const char *dir, const record *r, tsr_backend *backend,
-                              const char *what, tsr_tensor **out)
+static tsr_status load_record(const tsr__state_place *place, const record *r,
+                              tsr_backend *backend, const char *what, tsr_tensor **out)
 {
     char path[PATH_CAP];
     tsr_tensor *t = NULL;
-    tsr_status st = join_path(dir, r->file, path);
-    if (st == TSR_OK)
-        st = tsr_load_npy(path, backend, &t);
+    tsr_status st = TSR_OK;
+    if (place->single) {
+        snprintf(path, sizeof path, "%s: %s", place->path, r->file);
+        const tsr_tensor *found = tsr__state_place_find(place, r->file);
+        if (!found)
+            return tsr__set_error(TSR_ERR_FORMAT, "state_load: %s: \"%s\" is not in the file",
+                                  what, path);
+        st = tsr_to_backend(found, backend, &t);
+    } else {
+        st = join_path(place->path, r->file, path);
+    }
+    if (st == TSR_OK && !place->single)
+        st = tsr_load_npy_as(path, r->dtype, backend, &t);
     if (st != TSR_OK) {
         tsr__prefix_error("state_load: %s", what);
         return st;
@@ -509,8 +575,9 @@ static tsr_status load_record(const char *dir, const record *r, tsr_backend *bac
 }
 
 /* Stages every parameter's new value in staged[i]. */
-static tsr_status stage_params(const char *dir, const state_index *ix, tsr_tensor *const *params,
-                               const char *const *names, size_t count, tsr_tensor **staged)
+static tsr_status stage_params(const tsr__state_place *dir, const state_index *ix,
+                               tsr_tensor *const *params, const char *const *names, size_t count,
+                               tsr_tensor **staged)
 {
     for (size_t k = 0; k < ix->nparams; k++) {
         bool known = false;
@@ -546,7 +613,7 @@ static tsr_status stage_params(const char *dir, const state_index *ix, tsr_tenso
 
 /* Checks the optimiser section against `opt` and stages its state tensors
  * in staged[i * TSR__OPTIM_MAX_STATE + slot]. */
-static tsr_status stage_optimizer(const char *dir, const state_index *ix, const tsr_optimizer *opt,
+static tsr_status stage_optimizer(const tsr__state_place *dir, const state_index *ix, const tsr_optimizer *opt,
                                   tsr_tensor **staged)
 {
     if (!ix->has_optimizer)
@@ -627,16 +694,19 @@ tsr_status tsr_state_load(const char *dir, tsr_tensor *const *params, const char
     tsr_tensor **staged = calloc(count + nstate + 1, sizeof *staged);
     if (!staged)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "state_load: out of memory");
-    st = read_index(dir, optimizer, &ix);
+    tsr__state_place place;
+    tsr__state_place_init(&place, dir);
+    st = read_index(&place, optimizer, &ix);
     if (st == TSR_OK)
-        st = stage_params(dir, &ix, params, names, count, staged);
+        st = stage_params(&place, &ix, params, names, count, staged);
     if (st == TSR_OK && optimizer)
-        st = stage_optimizer(dir, &ix, optimizer, staged + count);
+        st = stage_optimizer(&place, &ix, optimizer, staged + count);
     if (st == TSR_OK)
         st = commit(params, count, staged, &ix, optimizer, staged + count);
     for (size_t i = 0; i < count + nstate; i++)
         tsr_tensor_release(staged[i]);
     free(staged);
     state_index_free(&ix);
+    tsr__state_place_free(&place);
     return st;
 }

@@ -27,6 +27,23 @@ tsr_status tsr__storage_create(tsr_backend *backend, size_t nbytes, tsr__storage
     return TSR_OK;
 }
 
+tsr_status tsr__storage_wrap(tsr_backend *backend, void *handle, size_t nbytes,
+                             void (*release)(void *context), void *context, tsr__storage **out)
+{
+    tsr__storage *s = tsr__record_alloc(TSR__RECORD_STORAGE);
+    if (!s)
+        return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "out of host memory for a storage record");
+    atomic_init(&s->refcount, 1);
+    atomic_init(&s->version, 0);
+    s->backend = backend;
+    s->handle = handle;
+    s->nbytes = nbytes;
+    s->release = release;
+    s->release_context = context;
+    *out = s;
+    return TSR_OK;
+}
+
 void tsr__storage_retain(tsr__storage *s)
 {
     atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed);
@@ -36,7 +53,10 @@ void tsr__storage_release(tsr__storage *s)
 {
     if (!s || atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1)
         return;
-    tsr__backend_free(s->backend, s->handle);
+    if (s->release)
+        s->release(s->release_context);
+    else
+        tsr__backend_free(s->backend, s->handle);
     tsr__record_free(TSR__RECORD_STORAGE, s);
 }
 

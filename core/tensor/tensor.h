@@ -13,6 +13,10 @@ typedef struct tsr__storage {
     void *handle; /* the backend's memory handle */
     size_t nbytes;
     atomic_uint_least64_t version; /* bumped by every in-place write */
+    /* Memory the storage does not own (tsr_from_blob, DLPack): freed by
+     * calling release(release_context) once, instead of the backend's free. */
+    void (*release)(void *release_context);
+    void *release_context;
 } tsr__storage;
 
 /* Autograd's record of a tensor: opaque here (autograd/graph.h). */
@@ -33,6 +37,11 @@ struct tsr_tensor {
 
 /* Allocates storage of `nbytes` on `backend`. */
 tsr_status tsr__storage_create(tsr_backend *backend, size_t nbytes, tsr__storage **out);
+/* Storage over `handle`, memory of `backend` that someone else owns: the
+ * last release calls release(context) (not NULL) and never the backend's
+ * free. On failure release is not called. */
+tsr_status tsr__storage_wrap(tsr_backend *backend, void *handle, size_t nbytes,
+                             void (*release)(void *context), void *context, tsr__storage **out);
 void tsr__storage_retain(tsr__storage *s);
 void tsr__storage_release(tsr__storage *s);
 

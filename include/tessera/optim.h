@@ -171,7 +171,10 @@ TSR_API tsr_status tsr_linear_params_create(int64_t in_features, int64_t out_fea
  * `index.txt`, naming each file with its shape and dtype. names[i] names
  * params[i] (no whitespace, unique); names NULL means "param0", "param1", ...
  * Files are written to their final names directly: a failure can leave a
- * partial directory, which loading then refuses. */
+ * partial directory, which loading then refuses. A `dir` ending in
+ * ".safetensors" names one safetensors file instead (written through a
+ * rename), holding every tensor ("param0", "opt0_exp_avg", ...) and the
+ * index as __metadata__["tessera-state"]; tsr_load_safetensors reads it. */
 TSR_API tsr_status tsr_state_save(const char *dir, const tsr_tensor *const *params,
                                   const char *const *names, size_t count,
                                   const tsr_optimizer *optimizer);

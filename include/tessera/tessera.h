@@ -185,8 +185,17 @@ TSR_API tsr_status tsr_print(const tsr_tensor *tensor);
 /* NumPy files                                                               */
 /* ======================================================================== */
 
-/* Reads a .npy file (format 1.0/2.0/3.0, C order) onto `backend`. */
+/* Reads a .npy file (format 1.0/2.0/3.0, C order) onto `backend`. A '<u2'
+ * (NumPy uint16) file is refused with TSR_ERR_DTYPE naming the dtype:
+ * tessera has no uint16, and the same descr is how bfloat16 is saved, so
+ * read such a file with tsr_load_npy_as(path, TSR_BFLOAT16, ...). */
 TSR_API tsr_status tsr_load_npy(const char *path, tsr_backend *backend, tsr_tensor **out);
+/* tsr_load_npy, requiring the file to hold `dtype` (TSR_ERR_DTYPE naming
+ * both otherwise; TSR_DTYPE_INFER takes the file's own dtype, as
+ * tsr_load_npy does). Only dtype TSR_BFLOAT16 reads '<u2' data, as raw
+ * bfloat16 bits (what tsr_save_npy writes for bfloat16). */
+TSR_API tsr_status tsr_load_npy_as(const char *path, tsr_dtype dtype, tsr_backend *backend,
+                                   tsr_tensor **out);
 /* Writes the tensor as a .npy file (format 1.0 unless the header needs 2.0).
  * bfloat16 is written as raw '<u2' bits. */
 TSR_API tsr_status tsr_save_npy(const char *path, const tsr_tensor *tensor);
@@ -211,5 +220,6 @@ TSR_API tsr_status tsr_save_npy(const char *path, const tsr_tensor *tensor);
 #include "tessera/products.h"
 #include "tessera/reduce.h"
 #include "tessera/sorting.h"
+#include "tessera/interop.h"
 
 #endif /* TESSERA_TESSERA_H */

@@ -136,7 +136,7 @@ static void round_trip(const char *test, tsr_dtype dtype, int ndim, const int64_
     if (st == TSR_OK)
         st = tsr_save_npy(path, t);
     if (st == TSR_OK)
-        st = tsr_load_npy(path, NULL, &u);
+        st = tsr_load_npy_as(path, dtype, NULL, &u);
     if (st == TSR_OK)
         st = tsr_to_host(u, back, bytes);
     bool ok = st == TSR_OK && tsr_tensor_dtype(u) == dtype && tsr_tensor_ndim(u) == ndim &&
@@ -235,6 +235,46 @@ static void save_writes_bfloat16_as_u2(void)
           (const char *)buf + 10);
     CHECK(strstr((const char *)buf + 10, "'shape': (1, 2)") != NULL, "header: %s",
           (const char *)buf + 10);
+}
+
+static void load_refuses_u2_unless_asked_for_bfloat16(void)
+{
+    const uint16_t v[2] = {0x3f80, 0xc000};
+    char path[512];
+    temp_path("u2.npy", path, sizeof path);
+    write_npy(path, 1, 0, "{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }", v,
+              sizeof v);
+    expect_load_error("u2_default", path, TSR_ERR_DTYPE, "'<u2' (uint16) is not a tessera dtype");
+    tsr_tensor *t = NULL;
+    tsr_clear_error();
+    int st = tsr_load_npy_as(path, TSR_FLOAT16, NULL, &t);
+    CHECK(st == TSR_ERR_DTYPE && t == NULL && strstr(tsr_last_error(), "uint16"),
+          "u2 as float16: %s (%s)", tsr_status_name(st), tsr_last_error());
+    uint16_t back[2] = {0, 0};
+    st = tsr_load_npy_as(path, TSR_BFLOAT16, NULL, &t);
+    CHECK_STATUS(st, TSR_OK);
+    CHECK(tsr_tensor_dtype(t) == TSR_BFLOAT16, "dtype %s", tsr_dtype_name(tsr_tensor_dtype(t)));
+    st = tsr_to_host(t, back, sizeof back);
+    tsr_tensor_release(t);
+    CHECK_STATUS(st, TSR_OK);
+    CHECK(back[0] == 0x3f80 && back[1] == 0xc000, "bits %04x %04x", back[0], back[1]);
+}
+
+static void load_as_refuses_another_dtype(void)
+{
+    const int32_t v[2] = {1, 2};
+    char path[512];
+    temp_path("as_i4.npy", path, sizeof path);
+    write_npy(path, 1, 0, "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }", v,
+              sizeof v);
+    tsr_tensor *t = NULL;
+    int st = tsr_load_npy_as(path, TSR_INT64, NULL, &t);
+    CHECK(st == TSR_ERR_DTYPE && t == NULL && strstr(tsr_last_error(), "holds int32") &&
+              strstr(tsr_last_error(), "asks for int64"),
+          "i4 as int64: %s (%s)", tsr_status_name(st), tsr_last_error());
+    st = tsr_load_npy_as(path, (tsr_dtype)999, NULL, &t);
+    CHECK(st == TSR_ERR_INVALID_ARGUMENT && t == NULL && strstr(tsr_last_error(), "dtype"),
+          "bad dtype: %s (%s)", tsr_status_name(st), tsr_last_error());
 }
 
 static void load_accepts_format_versions_1_2_and_3(void)
@@ -490,6 +530,8 @@ int main(void)
     round_trip_preserves_sixteen_dims();
     save_writes_numpy_header_64_byte_aligned();
     save_writes_bfloat16_as_u2();
+    load_refuses_u2_unless_asked_for_bfloat16();
+    load_as_refuses_another_dtype();
     load_accepts_format_versions_1_2_and_3();
     load_reads_nonzero_bool_bytes_as_true();
     load_ignores_bytes_after_the_data();

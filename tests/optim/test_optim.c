@@ -670,12 +670,13 @@ static void make_temp_dir(char *dir, size_t cap)
         CHECK_FAIL_("mkdtemp failed");
 }
 
-static void save_load_round_trip(bool adam)
+/* single: one .safetensors file instead of a directory of .npy files */
+static void save_load_round_trip(bool adam, bool single)
 {
     char dir[64];
     make_temp_dir(dir, sizeof dir);
     char sub[96];
-    snprintf(sub, sizeof sub, "%s/state", dir); /* created by save */
+    snprintf(sub, sizeof sub, "%s/state%s", dir, single ? ".safetensors" : ""); /* made by save */
     model a = {0}, b = {0};
     model_create(&a, 1, adam);
     model_create(&b, 2, adam);
@@ -683,6 +684,21 @@ static void save_load_round_trip(bool adam)
     model_step(&a, 2);
     CHECK_OK(tsr_state_save(sub, (const tsr_tensor *const *)a.params, model_names, 2, a.opt));
     CHECK_OK(tsr_state_load(sub, b.params, model_names, 2, b.opt));
+    if (single) { /* a plain safetensors file: the tensors under their record keys */
+        char **names = NULL;
+        tsr_tensor **tensors = NULL;
+        size_t count = 0;
+        CHECK_OK(tsr_load_safetensors(sub, NULL, &names, &tensors, &count));
+        CHECK_INT(count, adam ? 8 : 4);
+        CHECK_TRUE(count > 0 && strcmp(names[0], "param0") == 0);
+        char other[128];
+        snprintf(other, sizeof other, "%s/plain.safetensors", dir);
+        CHECK_OK(tsr_save_safetensors(other, (const char *const *)names,
+                                      (const tsr_tensor *const *)tensors, count));
+        CHECK_ERROR(tsr_state_load(other, b.params, model_names, 2, NULL), TSR_ERR_FORMAT,
+                    "__metadata__ has no \"tessera-state\"");
+        tsr_named_tensors_free(names, tensors, count);
+    }
     for (int i = 0; i < 2; i++) {
         CHECK_TRUE(same_values(a.params[i], b.params[i]));
         CHECK_TRUE(tsr_tensor_is_leaf(b.params[i]) && tsr_tensor_requires_grad(b.params[i]));
@@ -715,8 +731,10 @@ static void save_load_round_trip(bool adam)
 
 static void save_load_round_trips_adam_and_sgd(void)
 {
-    save_load_round_trip(true);
-    save_load_round_trip(false);
+    save_load_round_trip(true, false);
+    save_load_round_trip(false, false);
+    save_load_round_trip(true, true);
+    save_load_round_trip(false, true);
 }
 
 /* A failing load must leave the targets exactly as they were. */
