@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "kernels.h"
+#include "launch_plan.h"
 
 namespace {
 
@@ -36,11 +37,8 @@ template <typename T>
 cudaError_t launch(cudaStream_t stream, const tsr__cu_strided &dst, const tsr__cu_strided &src,
                    int64_t count)
 {
-    const int threads = 256;
-    int64_t blocks = (count + threads - 1) / threads;
-    if (blocks > 65535)
-        blocks = 65535; // the grid-stride loop covers the rest
-    copy_kernel<T><<<(unsigned)blocks, threads, 0, stream>>>(dst, src, count);
+    tsr__cu_grid grid = tsr__cu_plan_elementwise(count);
+    copy_kernel<T><<<grid.blocks, grid.threads, 0, stream>>>(dst, src, count);
     return cudaGetLastError();
 }
 
