@@ -4,7 +4,8 @@
 # ninja but none of Debian's libraries), then runs, writing every result
 # under $OUT (or ./device-out): tessera-info, the golden conformance on cuda,
 # the differential mode against reference (5,000 cases), the training demo
-# on cuda, compute-sanitizer memcheck over a slice, and the benchmarks.
+# on cuda, compute-sanitizer memcheck over a slice, and the benchmarks (when
+# tessera-bench builds: it needs OpenBLAS, not carried yet).
 #
 #   tools/device-check.sh --prepare   # here: fetch libcjson and pkgconf into .devdeps/
 #   tools/device-check.sh --dry-run   # here: every step that needs no GPU
