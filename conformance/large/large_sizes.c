@@ -207,6 +207,29 @@ static void index_scatter_cases(struct large_run *r, const struct input *in)
     tsr_tensor_release(iv);
 }
 
+/* scatter_add of all of x along a permutation (i * 7919 mod n; n is
+ * coprime to 7919 here): one slice walking n index positions. */
+static void long_scatter(struct large_run *r, const struct input *in)
+{
+    int64_t n = in->n;
+    int64_t *perm = malloc((size_t)n * sizeof *perm);
+    tsr_tensor *t[6] = {NULL};
+    char what[96];
+    snprintf(what, sizeof what, "scatter_add along a permutation %s", in->tag);
+    for (int64_t i = 0; perm && i < n; ++i)
+        perm[i] = (int64_t)((uint64_t)i * 7919u % (uint64_t)n);
+    large_expect(r, perm != NULL, "%s: no host memory", what);
+    if (perm && large_ok(r, tsr_from_host(perm, (size_t)n * 8, 1, &n, TSR_INT64, r->ref, &t[0]), what) &&
+        large_ok(r, tsr_to_backend(t[0], r->b, &t[1]), what) &&
+        large_ok(r, tsr_zeros(1, &n, TSR_FLOAT32, r->ref, &t[2]), what) &&
+        large_ok(r, tsr_to_backend(t[2], r->b, &t[3]), what) &&
+        large_ok(r, tsr_scatter_add(t[3], 0, t[1], in->xv, &t[4]), what) &&
+        large_ok(r, tsr_scatter_add(t[2], 0, t[0], in->xr, &t[5]), what))
+        large_same(r, what, t[4], t[5]);
+    free(perm);
+    release(t, 6);
+}
+
 static void softmax_cases(struct large_run *r, const struct input *in)
 {
     tsr_tensor *t[2] = {NULL};
@@ -272,6 +295,7 @@ static void family_cases(struct large_run *r, int64_t n, uint64_t seed, int one)
         if (!one)
             sort_cases(r, &in);
         index_scatter_cases(r, &in);
+        long_scatter(r, &in);
         softmax_cases(r, &in);
         matmul_cases(r, &in);
     }
