@@ -104,7 +104,7 @@ static void reductions(struct large_run *r, tsr_tensor *xv, tsr_tensor *xr, int6
 static void tail_views(struct large_run *r, tsr_tensor *xv, tsr_tensor *xr)
 {
     const int64_t len = 65537, start = LARGE_N - len;
-    tsr_tensor *t[6] = {NULL};
+    tsr_tensor *t[8] = {NULL};
     int64_t want = 0, got[1];
     for (int64_t i = start; i < LARGE_N; ++i)
         want += pattern(i);
@@ -121,10 +121,10 @@ static void tail_views(struct large_run *r, tsr_tensor *xv, tsr_tensor *xr)
                          (long long)got[0], (long long)want);
         tsr_tensor_release(last);
     }
-    if (t[0] && large_ok(r, tsr_sort(t[0], 0, false, &t[4], NULL), "sort of the tail") &&
-        large_ok(r, tsr_sort(t[1], 0, false, &t[5], NULL), "sort of the tail"))
+    if (t[0] && large_ok(r, tsr_sort(t[0], 0, false, &t[4], &t[6]), "sort of the tail") &&
+        large_ok(r, tsr_sort(t[1], 0, false, &t[5], &t[7]), "sort of the tail"))
         large_same(r, "sort of the tail", t[4], t[5]);
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < 8; ++i)
         tsr_tensor_release(t[i]);
 }
 
