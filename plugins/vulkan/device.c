@@ -505,6 +505,17 @@ int tsr__vk_device_open(struct tsr__vk_device *dev, const tsr_host_api *host, in
         status = tsr__vk_create_logical(dev, reason, capacity);
     if (status != TSR_OK)
         tsr__vk_device_close(dev);
+    else if (create_device) /* what the dispatches and bindings are tiled within */
+        tsr__vk_log(host, TSR_LOG_INFO,
+                    "limits: maxComputeWorkGroupCount %u x %u x %u (dispatches use at most "
+                    "65535 along x), maxStorageBufferRange %u bytes, "
+                    "maxComputeWorkGroupInvocations %u, minStorageBufferOffsetAlignment %llu",
+                    dev->props.limits.maxComputeWorkGroupCount[0],
+                    dev->props.limits.maxComputeWorkGroupCount[1],
+                    dev->props.limits.maxComputeWorkGroupCount[2],
+                    dev->props.limits.maxStorageBufferRange,
+                    dev->props.limits.maxComputeWorkGroupInvocations,
+                    (unsigned long long)dev->props.limits.minStorageBufferOffsetAlignment);
     return status;
 }
 

@@ -154,6 +154,23 @@ int tsr__vk_same_extents(const tsr_tensor_desc *a, const tsr_tensor_desc *b, int
 }
 
 /* Rows of at most 2^32 - 1 elements, at most 2^32 - 1 of them. */
+int tsr__vk_loop_budget(struct tsr__vk_backend *b, const char *name, int64_t rows, int64_t len,
+                        uint64_t per_row)
+{
+    if (b->device.props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU)
+        return TSR_OK;
+    uint64_t groups = rows < 65535 ? (uint64_t)rows : 65535;
+    uint64_t rows_per_group = groups ? ((uint64_t)rows + groups - 1) / groups : 0;
+    if (rows_per_group * per_row <= TSR__VK_LOOP_BUDGET)
+        return TSR_OK;
+    return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
+                         "%s: %lld rows of %lld elements take about %llu loop iterations per "
+                         "invocation; this CPU device (llvmpipe) stops shader loops after "
+                         "65535, and splitting rows is not implemented",
+                         name, (long long)rows, (long long)len,
+                         (unsigned long long)(rows_per_group * per_row));
+}
+
 int tsr__vk_row_sizes(struct tsr__vk_backend *b, const char *name, int64_t rows, int64_t len)
 {
     if (rows < 0 || len < 0)

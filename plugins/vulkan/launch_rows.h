@@ -59,6 +59,14 @@ int tsr__vk_nn_dtype(struct tsr__vk_backend *b, int32_t op, const char *name,
 int tsr__vk_same_extents(const tsr_tensor_desc *a, const tsr_tensor_desc *b, int from, int count);
 /* Rows of at most 2^32 - 1 elements, at most 2^32 - 1 of them. */
 int tsr__vk_row_sizes(struct tsr__vk_backend *b, const char *name, int64_t rows, int64_t len);
+/* llvmpipe (a CPU device) ends every loop of an invocation once all its
+ * loops together have iterated 65535 times, silently: on such a device a
+ * row op whose workgroups would loop more than this (per_row iterations for
+ * each of the rows one workgroup takes) fails cleanly, naming the op,
+ * instead of answering wrong. Other devices: always TSR_OK. */
+#define TSR__VK_LOOP_BUDGET 64000u
+int tsr__vk_loop_budget(struct tsr__vk_backend *b, const char *name, int64_t rows, int64_t len,
+                        uint64_t per_row);
 
 /* ------------------------------------------------------------------------ */
 /* The indexing ops (index.c)                                               */

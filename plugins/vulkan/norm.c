@@ -77,6 +77,13 @@ int tsr__vk_kernel_norm(void *backend, const tsr_kernel_args *args)
             len *= x->shape[d];
     }
     status = tsr__vk_row_sizes(b, name, rows, len);
+    /* Two sums and the write, each element's offsets a loop over the
+     * normalized dims; float64 rows are summed by one invocation. */
+    uint64_t w = b->pipelines.local_size, strided = ((uint64_t)len + w - 1) / w;
+    uint64_t sums = x->dtype == TSR_FLOAT64 ? (uint64_t)len : strided;
+    if (status == TSR_OK)
+        status = tsr__vk_loop_budget(b, name, rows, len,
+                                     (2 * sums + strided) * (uint64_t)(inner + 1) + 40);
     if (status != TSR_OK || rows == 0)
         return status;
     c.numel = (uint32_t)rows;

@@ -51,6 +51,59 @@ static void tsr__vk_coefficient(const tsr_scalar *s, int32_t dtype, uint32_t wor
     tsr__vk_put64(words, bits);
 }
 
+/* llvmpipe (a CPU device) ends every loop of an invocation once all its
+ * loops together have iterated 65535 times, silently; an invocation of
+ * matmul.comp loops about K * 17 / 16 times per output tile it owns. There
+ * K is cut into runs short enough, the first run writing out = alpha a b +
+ * beta c as asked, each later one out = alpha a b + out (out read and
+ * written by the same invocation). Other devices take K whole. */
+static int tsr__vk_matmul_split(struct tsr__vk_backend *b, const struct tsr__vk_launch *l)
+{
+    int nd = l->out->ndim;
+    if (b->device.props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU || nd < 2 || nd > TSR_MAX_DIMS ||
+        l->in[0]->ndim != nd || l->in[1]->ndim != nd)
+        return tsr__vk_launch_matmul(b, l);
+    uint64_t tiles = 1, k = (uint64_t)l->in[0]->shape[nd - 1];
+    for (int d = 0; d < nd; ++d) {
+        uint64_t n = (uint64_t)(l->out->shape[d] < 0 ? 0 : l->out->shape[d]);
+        tiles *= d >= nd - 2 ? (n + 15) / 16 : n;
+        if (tiles > UINT32_MAX || n == 0)
+            return tsr__vk_launch_matmul(b, l); /* refused or empty there */
+    }
+    uint64_t per = (tiles + 65534) / 65535, budget = 64000 / per;
+    uint64_t run = budget > (uint64_t)nd + 8 ? (budget - (uint64_t)nd - 8) * 16 / 17 / 16 * 16 : 0;
+    if (run < 16)
+        run = 16;
+    if (k <= run)
+        return tsr__vk_launch_matmul(b, l);
+    tsr_tensor_desc a = *l->in[0], bm = *l->in[1];
+    int64_t a_shape[TSR_MAX_DIMS], b_shape[TSR_MAX_DIMS];
+    memcpy(a_shape, a.shape, (size_t)nd * sizeof *a_shape);
+    memcpy(b_shape, bm.shape, (size_t)nd * sizeof *b_shape);
+    a.shape = a_shape;
+    bm.shape = b_shape;
+    struct tsr__vk_launch part = *l;
+    part.in[0] = &a;
+    part.in[1] = &bm;
+    int status = TSR_OK;
+    int64_t as = tsr__vk_dtype_size(a.dtype), bs = tsr__vk_dtype_size(bm.dtype);
+    for (uint64_t k0 = 0; k0 < k && status == TSR_OK; k0 += run) {
+        int64_t kn = (int64_t)(k - k0 < run ? k - k0 : run);
+        a_shape[nd - 1] = b_shape[nd - 2] = kn;
+        a.byte_offset = l->in[0]->byte_offset + (int64_t)k0 * l->in[0]->strides[nd - 1] * as;
+        bm.byte_offset = l->in[1]->byte_offset + (int64_t)k0 * l->in[1]->strides[nd - 2] * bs;
+        if (k0 > 0) { /* accumulate into the output: beta 1, c = out */
+            tsr_scalar one = {.kind = TSR_SCALAR_INT, .v.i = 1};
+            tsr__vk_coefficient(&one, l->out->dtype, &part.scalar[2]);
+            part.in[2] = l->out;
+            part.num_in = 3;
+            part.spec.mode = 1;
+        }
+        status = tsr__vk_launch_matmul(b, &part);
+    }
+    return status;
+}
+
 int tsr__vk_kernel_matmul(void *backend, const tsr_kernel_args *args)
 {
     struct tsr__vk_backend *b = backend;
@@ -88,7 +141,7 @@ int tsr__vk_kernel_matmul(void *backend, const tsr_kernel_args *args)
     tsr__vk_coefficient(attrs ? &attrs->scalars[0] : &one, dtype, &l.scalar[0]);
     tsr__vk_coefficient(attrs ? &attrs->scalars[1] : &one, dtype, &l.scalar[2]);
     pthread_mutex_lock(&b->lock);
-    int status = tsr__vk_launch_matmul(b, &l);
+    int status = tsr__vk_matmul_split(b, &l);
     pthread_mutex_unlock(&b->lock);
     return status;
 }

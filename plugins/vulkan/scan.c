@@ -1,6 +1,7 @@
-/* The scans (shaders/scan.comp): one invocation per slice along the dim,
- * in the reference backend's chunked order; cummax/cummin in plain order,
- * as two dispatches (indices, then values). The rows are the reference's
+/* The scans (shaders/scan.comp): one invocation per short slice along the
+ * dim, long slices in three stages by chunks, always in the reference
+ * backend's chunked order; cummax/cummin as two such launches (indices,
+ * then values). The rows are the reference's
  * (PyTorch 1.13's CPU dtypes) without complex ones; logcumsumexp only with
  * the wide shader, cummax/cummin where int64 indices can be held. */
 #include <string.h>
@@ -83,6 +84,56 @@ static int tsr__vk_scan_check(struct tsr__vk_backend *b, const tsr_tensor_desc *
     return TSR_OK;
 }
 
+/* A slice longer than this many chunks of 1024 is scanned in stages
+ * (scan.comp: TOTALS, CARRIES, APPLY): llvmpipe ends an invocation's loops
+ * after 65535 iterations in all, and one invocation walking a long slice
+ * leaves a GPU idle. Each CARRIES dispatch walks at most
+ * TSR__VK_SCAN_CARRY_CHUNKS chunks per slice. */
+#define TSR__VK_SCAN_CHUNK 1024
+#define TSR__VK_SCAN_SHORT_CHUNKS 8u
+#define TSR__VK_SCAN_CARRY_CHUNKS 32768
+enum { TSR__VK_SCAN_TOTALS = 1, TSR__VK_SCAN_CARRIES = 2, TSR__VK_SCAN_APPLY = 3 };
+
+static int tsr__vk_scan_staged(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
+                               const uint32_t *meta, const struct tsr__vk_window *io,
+                               uint64_t slices, uint64_t length)
+{
+    uint64_t chunks = (length + TSR__VK_SCAN_CHUNK - 1) / TSR__VK_SCAN_CHUNK;
+    uint64_t items = slices * chunks, bytes = (items + slices) * 16;
+    if (bytes > UINT32_MAX)
+        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
+                             "%llu slices of %llu elements need more scratch than 4 GiB",
+                             (unsigned long long)slices, (unsigned long long)length);
+    struct tsr__vk_buffer *scratch;
+    int status = tsr__vk_memory_alloc(&b->memory, (size_t)bytes, &scratch);
+    if (status != TSR_OK)
+        return status;
+    /* A fresh allocation starts aligned: the shader addresses it from 0. */
+    struct tsr__vk_window s = {scratch, scratch->offset, bytes, 0};
+    struct tsr__vk_window windows[3] = {s, io[1], s};
+    struct tsr__vk_launch stage = *l;
+    struct tsr__vk_push push = {.numel = (uint32_t)slices, .scalar = {(uint32_t)chunks}};
+    uint32_t local = b->pipelines.local_size;
+    stage.spec.mode = l->spec.mode | TSR__VK_SCAN_TOTALS << 1;
+    status = tsr__vk_record_raw(b, &stage, meta, windows, 2, &push, (items + local - 1) / local);
+    stage.spec.mode = l->spec.mode | TSR__VK_SCAN_CARRIES << 1;
+    for (uint64_t c = 0; c < chunks && status == TSR_OK; c += TSR__VK_SCAN_CARRY_CHUNKS) {
+        push.scalar[1] = (uint32_t)c;
+        push.scalar[2] = (uint32_t)(c + TSR__VK_SCAN_CARRY_CHUNKS < chunks
+                                        ? c + TSR__VK_SCAN_CARRY_CHUNKS
+                                        : chunks);
+        status = tsr__vk_record_raw(b, &stage, meta, windows, 2, &push,
+                                    (slices + local - 1) / local);
+    }
+    windows[0] = io[0];
+    stage.spec.mode = l->spec.mode | TSR__VK_SCAN_APPLY << 1;
+    if (status == TSR_OK)
+        status =
+            tsr__vk_record_raw(b, &stage, meta, windows, 3, &push, (items + local - 1) / local);
+    tsr__vk_submit_release(&b->submit, scratch); /* once the batch is done */
+    return status;
+}
+
 /* Metadata as scan.comp reads it; see there. */
 static int tsr__vk_launch_scan(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
                                int32_t dim)
@@ -150,6 +201,8 @@ static int tsr__vk_launch_scan(struct tsr__vk_backend *b, const struct tsr__vk_l
     }
     meta[52] = (uint32_t)step_out;
     meta[53] = (uint32_t)step_in;
+    if ((uint64_t)length > TSR__VK_SCAN_SHORT_CHUNKS * TSR__VK_SCAN_CHUNK)
+        return tsr__vk_scan_staged(b, l, meta, windows, slices, (uint64_t)length);
     struct tsr__vk_push push = {.numel = (uint32_t)slices, .ndim = (uint32_t)outer};
     uint64_t groups = (slices + b->pipelines.local_size - 1) / b->pipelines.local_size;
     return tsr__vk_record_raw(b, l, meta, windows, 2, &push, groups);

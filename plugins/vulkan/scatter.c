@@ -138,6 +138,15 @@ int tsr__vk_kernel_scatter(void *backend, const tsr_kernel_args *args)
     c.extra[4] = (uint32_t)out->shape[dim];
     if (status == TSR_OK)
         status = tsr__vk_elements(b, walk->shape[dim] == 0 ? 0 : slices, &c);
+    /* One invocation walks its slice's index positions in order (twice
+     * without self, and once per target for mean): too long for llvmpipe's
+     * loop limit, it fails cleanly rather than stopping short. */
+    uint64_t w = b->pipelines.local_size, len = (uint64_t)walk->shape[dim];
+    uint64_t walks = len * (reduce != TSR_REDUCE_NONE && !include ? 2 : 1) +
+                     (reduce == TSR_REDUCE_MEAN ? len * (uint64_t)out->shape[dim] : 0);
+    if (status == TSR_OK)
+        status = tsr__vk_loop_budget(b, name, (slices + (int64_t)w - 1) / (int64_t)w,
+                                     (int64_t)len, walks + 40);
     if (status != TSR_OK)
         return status;
     return tsr__vk_index_run(b, name, index, dim, out->shape[dim], &args->inputs[0], &l, &c);

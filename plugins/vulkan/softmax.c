@@ -51,6 +51,11 @@ int tsr__vk_kernel_softmax(void *backend, const tsr_kernel_args *args)
     c.ndim++;
     if (status == TSR_OK)
         status = tsr__vk_row_sizes(b, name, rows, len);
+    /* Three strided passes over the row, two trees, the row's offsets. */
+    uint32_t w = b->pipelines.local_size;
+    if (status == TSR_OK)
+        status = tsr__vk_loop_budget(b, name, rows, len,
+                                     3 * (((uint64_t)len + w - 1) / w) + 40 + (uint64_t)outer);
     if (status != TSR_OK || rows == 0 || len == 0)
         return status;
     c.numel = (uint32_t)rows;

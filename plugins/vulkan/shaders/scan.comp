@@ -6,15 +6,18 @@
 // to right from the identity, and result i is the carry into its chunk
 // combined with that running value (the carry into chunk c + 1 is the
 // carry into chunk c combined with chunk c's total). One invocation scans
-// one slice, so the bits never depend on the layout or the scheduling.
+// a short slice; a long one is staged by chunks (below) in the same order,
+// so the bits never depend on the length, the layout or the scheduling.
 // REDUCE_WIDE (shaderInt64 + shaderFloat64) carries floats in double and
 // integers in int64, as the reference does; without it, float and int32
 // (whose wrapping gives the same low bits). logcumsumexp is listed only
 // with REDUCE_WIDE: its steps in float would drift from the reference's.
 // cummax and cummin scan each slice in order, as the reference does: a NaN
 // or a value at least as extreme (<=, >=) takes over, so ties move the
-// index to the later position. They run twice, MODE 1 writing the int64
-// indices and MODE 0 the values (the shared layout has one writable binding).
+// index to the later position; their step is associative, so they are
+// chunked like the others (a carry combined with a chunk's own run). They
+// run twice, MODE bit 0 set writing the int64 indices, clear the values
+// (the shared layout has one writable binding). MODE bits 1-2: the stage.
 //
 // Metadata (scan.c): [0] output base, [1] input base, [2] rank of
 // the other dims, [3] length along the dim, [4..20) the other dims' shape,
@@ -133,77 +136,207 @@ FT comb_f(FT a, FT b)
 
 IT comb_i(IT a, IT b) { return PRODUCT ? a * b : a + b; }
 
-void scan_slice(uint out_addr, uint in_addr, uint length)
+// One chunk's worth of state: a running value (f for floats, i for
+// integers) and, for cummax/cummin, the index of the element it holds.
+struct Rec {
+    FT f;
+    IT i;
+    uint index;
+};
+
+// cummax/cummin's step: x takes over the best so far when it is a NaN or
+// at least as extreme, unless the best is already a NaN.
+bool takes(Rec best, Rec x)
+{
+    bool want_max = OP == TSR_OP_CUMMAX;
+    if (IS_FLOAT)
+        return f_isnan(x.f) || (!f_isnan(best.f) && (want_max ? x.f >= best.f : x.f <= best.f));
+    return want_max ? x.i >= best.i : x.i <= best.i;
+}
+
+// The carry a combined with the run b after it. For cummax/cummin this is
+// associative (ties and NaNs resolve to the later element), so a carry
+// combined with a chunk's own run equals the scan in plain order.
+Rec rec_comb(Rec a, Rec b)
+{
+    if (EXTREME)
+        return takes(a, b) ? b : a;
+    Rec r = a;
+    if (IS_FLOAT)
+        r.f = comb_f(a.f, b.f);
+    else
+        r.i = comb_i(a.i, b.i);
+    return r;
+}
+
+Rec rec_load_element(uint addr, uint i)
+{
+    Rec x;
+    x.f = IS_FLOAT ? load_f(addr) : FT(0);
+    x.i = IS_FLOAT ? IT(0) : load_i(addr);
+    x.index = i;
+    return x;
+}
+
+void store_rec(uint addr, Rec r)
+{
+    if (EXTREME && (MODE & 1) == 1)
+        tsr_store_bits64(addr, uvec2(r.index, 0u));
+    else if (IS_FLOAT)
+        store_f(addr, r.f);
+    else
+        store_i(addr, r.i);
+}
+
+// Elements [begin, end) of one slice folded from the chunk's start (the
+// identity, or for cummax/cummin the first element); with `write`, each
+// result (the carry, when there is one, combined with the run) is stored.
+Rec fold_chunk(uvec2 o, uint begin, uint end, bool write, bool has_carry, Rec carry)
 {
     uint out_step = meta[52], in_step = meta[53];
-    FT carry_f = identity_f(), run_f = carry_f;
-    IT carry_i = IT(PRODUCT ? 1 : 0), run_i = carry_i;
-    bool has_carry = false;
-    for (uint i = 0u; i < length; ++i) {
-        if (i > 0u && i % CHUNK == 0u) {
-            carry_f = has_carry ? comb_f(carry_f, run_f) : run_f;
-            carry_i = has_carry ? comb_i(carry_i, run_i) : run_i;
-            has_carry = true;
-            run_f = identity_f();
-            run_i = IT(PRODUCT ? 1 : 0);
+    Rec run = rec_load_element(o.y + begin * in_step, begin);
+    if (!EXTREME) {
+        run.f = identity_f();
+        run.i = IT(PRODUCT ? 1 : 0);
+    }
+    for (uint i = begin; i < end; ++i) {
+        Rec x = rec_load_element(o.y + i * in_step, i);
+        run = EXTREME ? (takes(run, x) ? x : run) : rec_comb(run, x);
+        if (write)
+            store_rec(o.x + i * out_step, has_carry ? rec_comb(carry, run) : run);
+    }
+    return run;
+}
+
+// Byte offsets of slice s's first element in the output and the input.
+uvec2 slice_offsets(uint s)
+{
+    uvec2 o = uvec2(meta[0], meta[1]);
+    uint rest = s;
+    for (int d = int(meta[2]) - 1; d >= 0; --d) {
+        uint c = rest;
+        if (d > 0) {
+            c = rest % meta[4 + d];
+            rest /= meta[4 + d];
         }
-        if (IS_FLOAT) {
-            run_f = comb_f(run_f, load_f(in_addr + i * in_step));
-            store_f(out_addr + i * out_step, has_carry ? comb_f(carry_f, run_f) : run_f);
-        } else {
-            run_i = comb_i(run_i, load_i(in_addr + i * in_step));
-            store_i(out_addr + i * out_step, has_carry ? comb_i(carry_i, run_i) : run_i);
-        }
+        o += c * uvec2(meta[20 + d], meta[36 + d]);
+    }
+    return o;
+}
+
+// ---- long slices: three stages through scratch (scan.c) --------------------------
+// llvmpipe ends an invocation's loops after 65535 iterations in all, so a
+// slice longer than a few chunks is scanned in stages, with the same bits:
+// TOTALS folds each chunk (one invocation per slice and chunk) into record
+// slice * chunks + chunk of scratch; CARRIES (one invocation per slice,
+// chunks [s0.y, s1.x) per dispatch, the running carry kept in record
+// slices * chunks + slice between dispatches) replaces each total by the
+// carry into its chunk; APPLY folds each chunk again and writes the carry
+// combined with the run. Records are 4 words: the value's two words, the
+// index, unused. Push constants: numel = slices, s0.x = chunks per slice.
+const int STAGE = (MODE >> 1) & 3;
+const int STAGE_TOTALS = 1, STAGE_CARRIES = 2, STAGE_APPLY = 3;
+
+uvec2 rec_words(Rec r)
+{
+#ifdef REDUCE_WIDE
+    return IS_FLOAT ? unpackDouble2x32(r.f) : unpackUint2x32(uint64_t(r.i));
+#else
+    return uvec2(IS_FLOAT ? floatBitsToUint(r.f) : uint(r.i), 0u);
+#endif
+}
+
+Rec rec_from(uvec2 w, uint index)
+{
+    Rec r;
+#ifdef REDUCE_WIDE
+    r.f = packDouble2x32(w);
+    r.i = int64_t(packUint2x32(w));
+#else
+    r.f = uintBitsToFloat(w.x);
+    r.i = int(w.x);
+#endif
+    r.index = index;
+    return r;
+}
+
+// Scratch is the output binding except in APPLY, where it is input 1.
+Rec rec_load(uint item)
+{
+    uint w = item * 4u;
+    if (STAGE == STAGE_APPLY)
+        return rec_from(uvec2(in1_w[w], in1_w[w + 1u]), in1_w[w + 2u]);
+    return rec_from(uvec2(out_w[w], out_w[w + 1u]), out_w[w + 2u]);
+}
+
+void rec_store(uint item, Rec r)
+{
+    uvec2 v = rec_words(r);
+    out_w[item * 4u] = v.x;
+    out_w[item * 4u + 1u] = v.y;
+    out_w[item * 4u + 2u] = r.index;
+}
+
+void stage_chunks(uint slices)
+{
+    uint chunks = pc.s0.x, length = meta[3], items = slices * chunks;
+    uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint w = gl_GlobalInvocationID.x; w < items; w += step) {
+        uint c = w % chunks, begin = c * CHUNK;
+        uvec2 o = slice_offsets(w / chunks);
+        uint end = min(begin + CHUNK, length);
+        if (STAGE == STAGE_TOTALS)
+            rec_store(w, fold_chunk(o, begin, end, false, false, rec_from(uvec2(0u), 0u)));
+        else
+            fold_chunk(o, begin, end, true, c > 0u, rec_load(w));
+        if (items - w <= step)
+            break;
     }
 }
 
-void extreme_slice(uint out_addr, uint in_addr, uint length)
+void stage_carries(uint slices)
 {
-    uint out_step = meta[52], in_step = meta[53];
-    bool want_max = OP == TSR_OP_CUMMAX;
-    FT best_f = IS_FLOAT ? load_f(in_addr) : FT(0);
-    IT best_i = IS_FLOAT ? IT(0) : load_i(in_addr);
-    uint index = 0u;
-    for (uint i = 0u; i < length; ++i) {
-        bool take;
-        if (IS_FLOAT) {
-            FT x = load_f(in_addr + i * in_step);
-            take = f_isnan(x) || (!f_isnan(best_f) && (want_max ? x >= best_f : x <= best_f));
-            best_f = take ? x : best_f;
-        } else {
-            IT x = load_i(in_addr + i * in_step);
-            take = want_max ? x >= best_i : x <= best_i;
-            best_i = take ? x : best_i;
+    uint chunks = pc.s0.x, first = pc.s0.y, last = pc.s1.x;
+    uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint s = gl_GlobalInvocationID.x; s < slices; s += step) {
+        uint state = slices * chunks + s;
+        Rec carry = rec_load(first > 0u ? state : s * chunks);
+        for (uint c = max(first, 1u); c < last; ++c) {
+            Rec total = rec_load(s * chunks + c);
+            rec_store(s * chunks + c, carry);
+            carry = rec_comb(carry, total);
         }
-        index = take ? i : index;
-        if (MODE == 1)
-            tsr_store_bits64(out_addr + i * out_step, uvec2(index, 0u));
-        else if (IS_FLOAT)
-            store_f(out_addr + i * out_step, best_f);
-        else
-            store_i(out_addr + i * out_step, best_i);
+        rec_store(state, carry);
+        if (slices - s <= step)
+            break;
+    }
+}
+
+// A short slice, whole, by one invocation: chunk after chunk, each
+// combined with the carry into it.
+void fold_chunk_all(uvec2 o, uint length)
+{
+    Rec carry = rec_from(uvec2(0u), 0u);
+    for (uint begin = 0u; begin < length; begin += CHUNK) {
+        Rec run = fold_chunk(o, begin, min(begin + CHUNK, length), true, begin > 0u, carry);
+        carry = begin > 0u ? rec_comb(carry, run) : run;
     }
 }
 
 void main()
 {
     uint slices = pc.numel;
+    if (STAGE == STAGE_CARRIES) {
+        stage_carries(slices);
+        return;
+    }
+    if (STAGE != 0) {
+        stage_chunks(slices);
+        return;
+    }
     uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     for (uint s = gl_GlobalInvocationID.x; s < slices; s += step) {
-        uvec2 o = uvec2(meta[0], meta[1]);
-        uint rest = s;
-        for (int d = int(meta[2]) - 1; d >= 0; --d) {
-            uint c = rest;
-            if (d > 0) {
-                c = rest % meta[4 + d];
-                rest /= meta[4 + d];
-            }
-            o += c * uvec2(meta[20 + d], meta[36 + d]);
-        }
-        if (EXTREME)
-            extreme_slice(o.x, o.y, meta[3]);
-        else
-            scan_slice(o.x, o.y, meta[3]);
+        fold_chunk_all(slice_offsets(s), meta[3]);
         if (slices - s <= step) // s + step would pass slices (or wrap)
             break;
     }

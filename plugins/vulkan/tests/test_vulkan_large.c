@@ -2,7 +2,9 @@
  * the 65535 workgroups a dispatch dimension is guaranteed (and beyond
  * 2^24), against the reference backend through the public API: the same
  * random bits on both, sums and cumsums within a float32 rounding bound
- * (the orders may differ), extrema and their indices exact.
+ * (the orders may differ), extrema and their indices exact; scans
+ * (cumsum, cumprod, cummax, cummin, logcumsumexp) bit for bit, and the same
+ * bits on a second run.
  *
  * Exit 77 (skip) when there is no Vulkan loader or device. */
 #include <math.h>
@@ -142,6 +144,77 @@ static void check_softmax(const struct pair *p, int64_t dim)
     release3(got, want, ones);
 }
 
+/* got and want hold the same bytes (esize-byte elements). */
+static void compare_bits(const char *what, const struct pair *p, const tsr_tensor *got,
+                         const tsr_tensor *want, size_t esize)
+{
+    int64_t n = 0, m = 0;
+    unsigned char *g = host_copy(got, esize, &n), *w = host_copy(want, esize, &m);
+    EXPECT(g && w && n == m, "%s of %s: %lld vs %lld values", what, p->name, (long long)n,
+           (long long)m);
+    for (int64_t i = 0; g && w && n == m && i < n; ++i)
+        if (memcmp(g + i * esize, w + i * esize, esize) != 0) {
+            EXPECT(0, "%s of %s: first difference at element %lld of %lld", what, p->name,
+                   (long long)i, (long long)n);
+            break;
+        }
+    free(g);
+    free(w);
+}
+
+enum { SCAN_SUM, SCAN_PROD, SCAN_LSE, SCAN_MAX, SCAN_MIN };
+
+static tsr_status run_scan(int which, const tsr_tensor *x, int64_t dim, tsr_tensor **out,
+                           tsr_tensor **indices)
+{
+    switch (which) {
+    case SCAN_SUM: return tsr_cumsum(x, dim, TSR_DTYPE_INFER, out);
+    case SCAN_PROD: return tsr_cumprod(x, dim, TSR_DTYPE_INFER, out);
+    case SCAN_LSE: return tsr_logcumsumexp(x, dim, out);
+    case SCAN_MAX: return tsr_cummax(x, dim, out, indices);
+    default: return tsr_cummin(x, dim, out, indices);
+    }
+}
+
+/* One scan of x (pair p's tensors or their int32 casts) on both backends,
+ * twice on the device. */
+static void check_scan(const struct pair *p, const tsr_tensor *xr, const tsr_tensor *xv,
+                       int which, int64_t dim, size_t esize)
+{
+    static const char *names[] = {"cumsum", "cumprod", "logcumsumexp", "cummax", "cummin"};
+    int two = which == SCAN_MAX || which == SCAN_MIN;
+    tsr_tensor *want = NULL, *wi = NULL;
+    OK(run_scan(which, xr, dim, &want, two ? &wi : NULL));
+    for (int run = 0; run < 2; ++run) {
+        tsr_tensor *got = NULL, *gi = NULL;
+        OK(run_scan(which, xv, dim, &got, two ? &gi : NULL));
+        compare_bits(names[which], p, got, want, esize);
+        if (two)
+            compare_indices(names[which], p, gi, wi);
+        release3(got, gi, NULL);
+    }
+    release3(want, wi, NULL);
+}
+
+static void check_scans(const struct pair *p, int64_t dim)
+{
+    for (int which = SCAN_SUM; which <= SCAN_MIN; ++which)
+        check_scan(p, p->r, p->v, which, dim, 4);
+    /* Integers: cumsum to int64, cummax of int32. */
+    tsr_tensor *scaled = NULL, *ir = NULL, *iv = NULL;
+    OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(p->r), tsr_operand_scalar(tsr_scalar_float(1000)),
+                  &scaled));
+    if (scaled)
+        OK(tsr_to_dtype(scaled, TSR_INT32, &ir));
+    if (ir)
+        OK(tsr_to_backend(ir, vk, &iv));
+    if (iv) {
+        check_scan(p, ir, iv, SCAN_SUM, dim, 8);
+        check_scan(p, ir, iv, SCAN_MAX, dim, 4);
+    }
+    release3(scaled, ir, iv);
+}
+
 static int make_pair(struct pair *p, const char *name, int ndim, const int64_t *shape,
                      uint64_t seed)
 {
@@ -220,6 +293,31 @@ static void long_rows_and_columns(void)
     }
 }
 
+/* Scans along slices of 65535, 2^16 + 1 and 2^20 + 3 elements, in 1-d and
+ * as the rows and the columns of a 2-d tensor. */
+static void long_scans(void)
+{
+    static const int64_t lengths[] = {65535, 65537, (1 << 20) + 3};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; ++i) {
+        char name[64];
+        snprintf(name, sizeof name, "scan [%lld]", (long long)lengths[i]);
+        struct pair p;
+        if (make_pair(&p, name, 1, &lengths[i], 300 + i))
+            check_scans(&p, 0);
+        free_pair(&p);
+    }
+    static const int64_t shapes[2][2] = {{3, 65537}, {65537, 3}};
+    for (int s = 0; s < 2; ++s) {
+        char name[64];
+        snprintf(name, sizeof name, "scan [%lld, %lld]", (long long)shapes[s][0],
+                 (long long)shapes[s][1]);
+        struct pair p;
+        if (make_pair(&p, name, 2, shapes[s], 400 + s))
+            check_scans(&p, 1 - s);
+        free_pair(&p);
+    }
+}
+
 int main(void)
 {
     if (tsr_backend_get("reference", &ref) != TSR_OK) {
@@ -237,6 +335,7 @@ int main(void)
     }
     long_vectors();
     long_rows_and_columns();
+    long_scans();
     EXPECT(tsr_backend_synchronize(vk) == TSR_OK, "synchronize: %s", tsr_last_error());
     if (failures) {
         printf("%d failure(s)\n", failures);
