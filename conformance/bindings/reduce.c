@@ -102,17 +102,23 @@ static int adapt_count_nonzero(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
-/* torch.max / torch.min(input) or (input, dim, keepdim) -> (values, indices). */
+/* torch.max / torch.min(input) or (input, dim, keepdim) -> (values, indices),
+ * or (input, other): the elementwise form, torch.maximum / torch.minimum. */
 static int adapt_max_min(conf_call *call)
 {
-    tsr_tensor *t, *values = NULL, *indices = NULL;
+    tsr_tensor *t, *other = NULL, *values = NULL, *indices = NULL;
     int64_t dim;
     bool keepdim;
     bool has_dim = conf_arg_present(call, "dim");
     bool is_max = call->adapter->kernel == TSR_OP_MAX_DIM;
-    if (!conf_bind_tensor(call, "input", &t) || !arg_keepdim(call, &keepdim) ||
-        (has_dim && !conf_arg_int(call, "dim", &dim)))
+    if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor_opt(call, "other", &other) ||
+        !arg_keepdim(call, &keepdim) || (has_dim && !conf_arg_int(call, "dim", &dim)))
         return CONF_BIND_SKIP;
+    if (other) {
+        int st = tsr_binary(is_max ? TSR_OP_MAXIMUM : TSR_OP_MINIMUM, tsr_operand_tensor(t),
+                            tsr_operand_tensor(other), &values);
+        return conf_call_return(call, st, values);
+    }
     if (!has_dim) {
         int st = is_max ? tsr_max(t, &values) : tsr_min(t, &values);
         return conf_call_return(call, st, values);
