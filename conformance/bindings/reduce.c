@@ -203,12 +203,17 @@ static int adapt_norm(conf_call *call)
     bool keepdim;
     double ord;
     tsr_dtype dtype;
-    const char *ord_name = strcmp(call->c->op, "norm") == 0 ? "p" : "ord";
-    if (!conf_bind_tensor(call, "input", &t) || !arg_order(call, ord_name, &ord) ||
+    bool is_norm = strcmp(call->c->op, "norm") == 0;
+    const char *ord_name = is_norm ? "p" : "ord", *text = NULL;
+    cJSON *p = cJSON_GetObjectItemCaseSensitive(call->c->args, ord_name);
+    bool fro = is_norm && cJSON_IsString(p) && strcmp(p->valuestring, "fro") == 0;
+    if (!conf_bind_tensor(call, "input", &t) ||
+        (fro ? !conf_arg_string_or(call, ord_name, NULL, &text) : !arg_order(call, ord_name, &ord)) ||
         !arg_dims(call, dims, &ndims) || !arg_keepdim(call, &keepdim) ||
-        !conf_arg_dtype_or(call, "dtype", TSR_DTYPE_INFER, &dtype))
+        (!fro && !conf_arg_dtype_or(call, "dtype", TSR_DTYPE_INFER, &dtype)))
         return CONF_BIND_SKIP;
-    int st = tsr_linalg_vector_norm(t, ord, dims, ndims, keepdim, dtype, &out);
+    int st = fro ? tsr_norm_fro(t, dims, ndims, keepdim, &out)
+                 : tsr_linalg_vector_norm(t, ord, dims, ndims, keepdim, dtype, &out);
     return conf_call_return(call, st, out);
 }
 
