@@ -97,6 +97,7 @@ void conf_call_clear(conf_call *call)
     free(call->args_used);
     for (int i = 0; i < call->noutputs; i++)
         tsr_tensor_release(call->outputs[i]);
+    free(call->outputs);
     memset(call, 0, sizeof *call);
 }
 
@@ -287,6 +288,21 @@ bool conf_arg_int_list(conf_call *call, const char *name, int64_t *out, int *cou
                      TSR_MAX_DIMS);
 }
 
+bool conf_arg_int_array(conf_call *call, const char *name, int64_t **out, int *count)
+{
+    *out = NULL;
+    const cJSON *v = take_arg(call, name);
+    if (!v)
+        return bind_fail(call, "%s: arg '%s' is missing", call->c->op, name);
+    int cap = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : 1;
+    *out = malloc(((size_t)cap + 1) * sizeof **out);
+    if (*out && conf_json_int_list(v, *out, cap, count))
+        return true;
+    free(*out);
+    *out = NULL;
+    return bind_fail(call, "%s: arg '%s' is not a list of integers", call->c->op, name);
+}
+
 bool conf_arg_dtype_or(conf_call *call, const char *name, tsr_dtype fallback, tsr_dtype *out)
 {
     *out = fallback;
@@ -309,13 +325,21 @@ bool conf_arg_string_or(conf_call *call, const char *name, const char *fallback,
 
 int conf_call_return(conf_call *call, int status, tsr_tensor *out)
 {
-    if (status == TSR_OK && out) {
-        if (call->noutputs == CONF_MAX_OUTPUTS) {
+    if (status != TSR_OK || !out)
+        return status;
+    if (call->noutputs == call->outputs_capacity) {
+        int cap = call->outputs_capacity ? 2 * call->outputs_capacity : 8;
+        tsr_tensor **grown = realloc(call->outputs, (size_t)cap * sizeof *grown);
+        if (!grown) {
             tsr_tensor_release(out);
-            return status;
+            snprintf(call->problem, sizeof call->problem, "%s: out of memory for outputs",
+                     call->c->op);
+            return TSR_ERR_OUT_OF_MEMORY;
         }
-        call->outputs[call->noutputs++] = out;
+        call->outputs = grown;
+        call->outputs_capacity = cap;
     }
+    call->outputs[call->noutputs++] = out;
     return status;
 }
 

@@ -12,8 +12,6 @@
 
 #include <stddef.h>
 
-enum { CONF_MAX_OUTPUTS = 8 };
-
 /* An adapter's answer when the case has a form it cannot bind (missing
  * input, arg of the wrong type): the case is skipped with call->problem. */
 enum { CONF_BIND_SKIP = 1 };
@@ -52,9 +50,10 @@ struct conf_call {
     tsr_backend *backend;
     conf_value *values; /* one per case input, in manifest order */
     int nvalues;
-    bool *args_used; /* one per member of c->args */
-    tsr_tensor *outputs[CONF_MAX_OUTPUTS];
+    bool *args_used;      /* one per member of c->args */
+    tsr_tensor **outputs; /* grown as results are recorded (split into any count) */
     int noutputs;
+    int outputs_capacity;
     char problem[512];
 };
 
@@ -88,6 +87,8 @@ bool conf_arg_scalar_or(conf_call *call, const char *name, tsr_scalar fallback, 
 bool conf_arg_bool_or(conf_call *call, const char *name, bool fallback, bool *out);
 bool conf_arg_double_or(conf_call *call, const char *name, double fallback, double *out);
 bool conf_arg_int_list(conf_call *call, const char *name, int64_t *out, int *count);
+/* As conf_arg_int_list, of any length: *out is malloc'd (free it), NULL on failure. */
+bool conf_arg_int_array(conf_call *call, const char *name, int64_t **out, int *count);
 bool conf_arg_dtype_or(conf_call *call, const char *name, tsr_dtype fallback, tsr_dtype *out);
 bool conf_arg_string_or(conf_call *call, const char *name, const char *fallback, const char **out);
 

@@ -5,10 +5,19 @@
 static int adapt_nonzero(conf_call *call)
 {
     tsr_tensor *t, *out = NULL;
-    if (!conf_bind_tensor(call, "input", &t))
+    bool as_tuple;
+    if (!conf_bind_tensor(call, "input", &t) || !conf_arg_bool_or(call, "as_tuple", false, &as_tuple))
         return CONF_BIND_SKIP;
-    int st = tsr_nonzero(t, &out);
-    return conf_call_return(call, st, out);
+    if (!as_tuple) {
+        int st = tsr_nonzero(t, &out);
+        return conf_call_return(call, st, out);
+    }
+    size_t n = 0;
+    tsr_tensor *parts[TSR_MAX_DIMS];
+    int st = tsr_nonzero_tuple(t, parts, TSR_MAX_DIMS, &n);
+    for (size_t i = 0; i < n && st == TSR_OK; i++)
+        st = conf_call_return(call, st, parts[i]);
+    return st;
 }
 
 static int adapt_index_select_gather(conf_call *call)

@@ -3,6 +3,7 @@
 #include "bindings/bindings.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAX_LIST = 64 };
@@ -32,12 +33,56 @@ static bool arg_is_list(conf_call *call, const char *name)
     return cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(call->c->args, name));
 }
 
-/* Records every piece as an output; pieces beyond the runner's limit are
- * released. */
-static int return_pieces(conf_call *call, int st, tsr_tensor **pieces, size_t n)
+/* The split functions count, then fill: a first call with no outputs gives
+ * the number of pieces, so any number of them can be recorded. */
+typedef int (*split_fn)(const tsr_tensor *t, const int64_t *arg, size_t narg, int64_t dim,
+                        tsr_tensor **outs, size_t capacity, size_t *count);
+
+static int split_by_size(const tsr_tensor *t, const int64_t *arg, size_t narg, int64_t dim,
+                         tsr_tensor **outs, size_t capacity, size_t *count)
 {
+    (void)narg;
+    return tsr_split(t, arg[0], dim, outs, capacity, count);
+}
+
+static int split_by_sections(const tsr_tensor *t, const int64_t *arg, size_t narg, int64_t dim,
+                             tsr_tensor **outs, size_t capacity, size_t *count)
+{
+    (void)capacity;
+    *count = narg;
+    return outs ? tsr_split_sections(t, arg, narg, dim, outs) : TSR_OK;
+}
+
+static int split_chunk(const tsr_tensor *t, const int64_t *arg, size_t narg, int64_t dim,
+                       tsr_tensor **outs, size_t capacity, size_t *count)
+{
+    (void)narg;
+    return tsr_chunk(t, arg[0], dim, outs, capacity, count);
+}
+
+static int split_unbind(const tsr_tensor *t, const int64_t *arg, size_t narg, int64_t dim,
+                        tsr_tensor **outs, size_t capacity, size_t *count)
+{
+    (void)arg;
+    (void)narg;
+    return tsr_unbind(t, dim, outs, capacity, count);
+}
+
+/* Runs fn and records every piece as an output. */
+static int return_pieces(conf_call *call, split_fn fn, const tsr_tensor *t, const int64_t *arg,
+                         size_t narg, int64_t dim)
+{
+    size_t n = 0;
+    int st = fn(t, arg, narg, dim, NULL, 0, &n);
+    if (st != TSR_OK)
+        return st;
+    tsr_tensor **pieces = calloc(n + 1, sizeof *pieces);
+    if (!pieces)
+        return TSR_ERR_OUT_OF_MEMORY;
+    st = fn(t, arg, narg, dim, pieces, n, &n);
     for (size_t i = 0; i < n && st == TSR_OK; i++)
-        conf_call_return(call, st, pieces[i]);
+        st = conf_call_return(call, st, pieces[i]);
+    free(pieces);
     return st;
 }
 
@@ -68,47 +113,38 @@ static int adapt_hvstack(conf_call *call)
 
 static int adapt_split(conf_call *call)
 {
-    tsr_tensor *t, *pieces[CONF_MAX_OUTPUTS];
-    int64_t dim, sizes[TSR_MAX_DIMS];
+    tsr_tensor *t;
+    int64_t dim, *sizes = NULL;
     int nsizes = 0;
     bool sections = arg_is_list(call, "split_size_or_sections");
     if (!conf_bind_tensor(call, "tensor", &t) || !conf_arg_int_or(call, "dim", 0, &dim) ||
-        (sections && !conf_arg_int_list(call, "split_size_or_sections", sizes, &nsizes)) ||
-        (!sections && !conf_arg_int(call, "split_size_or_sections", &sizes[0])))
+        !conf_arg_int_array(call, "split_size_or_sections", &sizes, &nsizes)) {
+        free(sizes);
         return CONF_BIND_SKIP;
-    size_t n = 0;
-    int st;
-    if (sections) {
-        n = (size_t)nsizes;
-        st = n <= CONF_MAX_OUTPUTS ? tsr_split_sections(t, sizes, n, dim, pieces)
-                                   : TSR_ERR_INVALID_ARGUMENT;
-    } else {
-        st = tsr_split(t, sizes[0], dim, pieces, CONF_MAX_OUTPUTS, &n);
     }
-    return return_pieces(call, st, pieces, n);
+    int st = return_pieces(call, sections ? split_by_sections : split_by_size, t, sizes,
+                           (size_t)nsizes, dim);
+    free(sizes);
+    return st;
 }
 
 static int adapt_chunk(conf_call *call)
 {
-    tsr_tensor *t, *pieces[CONF_MAX_OUTPUTS];
+    tsr_tensor *t;
     int64_t chunks, dim;
     if (!conf_bind_tensor(call, "input", &t) || !conf_arg_int(call, "chunks", &chunks) ||
         !conf_arg_int_or(call, "dim", 0, &dim))
         return CONF_BIND_SKIP;
-    size_t n = 0;
-    int st = tsr_chunk(t, chunks, dim, pieces, CONF_MAX_OUTPUTS, &n);
-    return return_pieces(call, st, pieces, n);
+    return return_pieces(call, split_chunk, t, &chunks, 1, dim);
 }
 
 static int adapt_unbind(conf_call *call)
 {
-    tsr_tensor *t, *pieces[CONF_MAX_OUTPUTS];
+    tsr_tensor *t;
     int64_t dim;
     if (!conf_bind_tensor(call, "input", &t) || !conf_arg_int_or(call, "dim", 0, &dim))
         return CONF_BIND_SKIP;
-    size_t n = 0;
-    int st = tsr_unbind(t, dim, pieces, CONF_MAX_OUTPUTS, &n);
-    return return_pieces(call, st, pieces, n);
+    return return_pieces(call, split_unbind, t, NULL, 0, dim);
 }
 
 const conf_adapter conf_bindings_join[] = {

@@ -19,6 +19,7 @@ static int adapt_pad(conf_call *call)
     int m = strcmp(mode, "constant") == 0    ? TSR_PAD_CONSTANT
             : strcmp(mode, "reflect") == 0   ? TSR_PAD_REFLECT
             : strcmp(mode, "replicate") == 0 ? TSR_PAD_REPLICATE
+            : strcmp(mode, "circular") == 0  ? TSR_PAD_CIRCULAR
                                              : -1;
     int st = tsr_pad(t, pad, npad, m, value, &out);
     return conf_call_return(call, st, out);

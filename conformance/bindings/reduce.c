@@ -102,17 +102,23 @@ static int adapt_count_nonzero(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
-/* torch.max / torch.min(input) or (input, dim, keepdim) -> (values, indices). */
+/* torch.max / torch.min(input) or (input, dim, keepdim) -> (values, indices),
+ * or (input, other): the elementwise form, torch.maximum / torch.minimum. */
 static int adapt_max_min(conf_call *call)
 {
-    tsr_tensor *t, *values = NULL, *indices = NULL;
+    tsr_tensor *t, *other = NULL, *values = NULL, *indices = NULL;
     int64_t dim;
     bool keepdim;
     bool has_dim = conf_arg_present(call, "dim");
     bool is_max = call->adapter->kernel == TSR_OP_MAX_DIM;
-    if (!conf_bind_tensor(call, "input", &t) || !arg_keepdim(call, &keepdim) ||
-        (has_dim && !conf_arg_int(call, "dim", &dim)))
+    if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor_opt(call, "other", &other) ||
+        !arg_keepdim(call, &keepdim) || (has_dim && !conf_arg_int(call, "dim", &dim)))
         return CONF_BIND_SKIP;
+    if (other) {
+        int st = tsr_binary(is_max ? TSR_OP_MAXIMUM : TSR_OP_MINIMUM, tsr_operand_tensor(t),
+                            tsr_operand_tensor(other), &values);
+        return conf_call_return(call, st, values);
+    }
     if (!has_dim) {
         int st = is_max ? tsr_max(t, &values) : tsr_min(t, &values);
         return conf_call_return(call, st, values);
@@ -197,12 +203,17 @@ static int adapt_norm(conf_call *call)
     bool keepdim;
     double ord;
     tsr_dtype dtype;
-    const char *ord_name = strcmp(call->c->op, "norm") == 0 ? "p" : "ord";
-    if (!conf_bind_tensor(call, "input", &t) || !arg_order(call, ord_name, &ord) ||
+    bool is_norm = strcmp(call->c->op, "norm") == 0;
+    const char *ord_name = is_norm ? "p" : "ord", *text = NULL;
+    cJSON *p = cJSON_GetObjectItemCaseSensitive(call->c->args, ord_name);
+    bool fro = is_norm && cJSON_IsString(p) && strcmp(p->valuestring, "fro") == 0;
+    if (!conf_bind_tensor(call, "input", &t) ||
+        (fro ? !conf_arg_string_or(call, ord_name, NULL, &text) : !arg_order(call, ord_name, &ord)) ||
         !arg_dims(call, dims, &ndims) || !arg_keepdim(call, &keepdim) ||
-        !conf_arg_dtype_or(call, "dtype", TSR_DTYPE_INFER, &dtype))
+        (!fro && !conf_arg_dtype_or(call, "dtype", TSR_DTYPE_INFER, &dtype)))
         return CONF_BIND_SKIP;
-    int st = tsr_linalg_vector_norm(t, ord, dims, ndims, keepdim, dtype, &out);
+    int st = fro ? tsr_norm_fro(t, dims, ndims, keepdim, &out)
+                 : tsr_linalg_vector_norm(t, ord, dims, ndims, keepdim, dtype, &out);
     return conf_call_return(call, st, out);
 }
 

@@ -22,7 +22,7 @@ typedef struct grad_run {
     char names[MAX_LEAVES][48];     /* "input", "tensors[1]" */
     int nleaves;
     tsr_tensor *results[MAX_LEAVES];
-    tsr_tensor *grad_outputs[CONF_MAX_OUTPUTS];
+    tsr_tensor **grad_outputs; /* one per floating output, allocated */
     int ngrad_outputs;
 } grad_run;
 
@@ -136,9 +136,14 @@ static bool load_grad_outputs(const conf_runner *r, grad_run *g, char *msg, size
     int nfloating = 0;
     for (int i = 0; i < g->call->noutputs; i++)
         nfloating += is_differentiable(g->call->outputs[i]);
-    if (nfloating != g->spec->ngrad_outputs || nfloating > CONF_MAX_OUTPUTS) {
+    if (nfloating != g->spec->ngrad_outputs) {
         snprintf(msg, cap, "case: %d grad_outputs for %d floating outputs", g->spec->ngrad_outputs,
                  nfloating);
+        return false;
+    }
+    g->grad_outputs = calloc((size_t)nfloating + 1, sizeof *g->grad_outputs);
+    if (!g->grad_outputs) {
+        snprintf(msg, cap, "out of memory for %d grad_outputs", nfloating);
         return false;
     }
     for (; g->ngrad_outputs < nfloating; g->ngrad_outputs++) {
@@ -159,7 +164,15 @@ static bool load_grad_outputs(const conf_runner *r, grad_run *g, char *msg, size
  * which is right exactly when PyTorch's gradient is zero there too. */
 static int backward(grad_run *g, char *msg, size_t cap)
 {
-    const tsr_tensor *outputs[CONF_MAX_OUTPUTS], *gouts[CONF_MAX_OUTPUTS];
+    size_t count = (size_t)g->call->noutputs + 1;
+    const tsr_tensor **outputs = calloc(count, sizeof *outputs);
+    const tsr_tensor **gouts = calloc(count, sizeof *gouts);
+    if (!outputs || !gouts) {
+        free(outputs);
+        free(gouts);
+        snprintf(msg, cap, "out of memory for %d outputs", g->call->noutputs);
+        return TSR_ERR_OUT_OF_MEMORY;
+    }
     size_t n = 0;
     for (int i = 0, k = 0; i < g->call->noutputs; i++) {
         const tsr_tensor *out = g->call->outputs[i];
@@ -171,10 +184,12 @@ static int backward(grad_run *g, char *msg, size_t cap)
         }
         k++;
     }
-    if (n == 0)
-        return TSR_OK;
-    int st = tsr_autograd_grad(outputs, n, (const tsr_tensor *const *)g->leaves, (size_t)g->nleaves,
-                               gouts, TSR_GRAD_ALLOW_UNUSED, g->results);
+    int st = n == 0
+                 ? TSR_OK
+                 : tsr_autograd_grad(outputs, n, (const tsr_tensor *const *)g->leaves,
+                                     (size_t)g->nleaves, gouts, TSR_GRAD_ALLOW_UNUSED, g->results);
+    free(outputs);
+    free(gouts);
     if (st != TSR_OK)
         snprintf(msg, cap, "%s%s: %s", st == TSR_ERR_UNIMPLEMENTED ? "unimplemented: " : "",
                  tsr_status_name(st), tsr_last_error());
@@ -285,4 +300,5 @@ void conf_check_gradients(const conf_runner *r, conf_call *call, conf_result *re
         tsr_tensor_release(g.results[i]);
     for (int i = 0; i < g.ngrad_outputs; i++)
         tsr_tensor_release(g.grad_outputs[i]);
+    free(g.grad_outputs);
 }

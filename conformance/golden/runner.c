@@ -277,14 +277,14 @@ static bool judge_outputs(const conf_runner *r, const conf_call *call, int st, c
                           const char *changed, conf_result *res)
 {
     const conf_case *c = call->c;
-    tsr_tensor *expected[CONF_MAX_OUTPUTS] = {NULL};
     char msg[768];
-    if (c->noutputs > CONF_MAX_OUTPUTS) {
-        conf_result_set(res, CONF_ERROR, "case: %d outputs (0 to %d supported)", c->noutputs,
-                        CONF_MAX_OUTPUTS);
+    tsr_tensor **expected = calloc((size_t)c->noutputs + 1, sizeof *expected);
+    if (!expected) {
+        conf_result_set(res, CONF_ERROR, "out of memory for %d expected outputs", c->noutputs);
         return false;
     }
     if (!r->source->expected) {
+        free(expected);
         conf_result_set(res, CONF_ERROR, "the %s source has no expected outputs", r->source->name);
         return false;
     }
@@ -292,6 +292,7 @@ static bool judge_outputs(const conf_runner *r, const conf_call *call, int st, c
     int est = c->noutputs ? r->source->expected(r->source, c, r->backend, expected, msg, sizeof msg)
                           : TSR_OK;
     if (est != TSR_OK) {
+        free(expected);
         conf_result_set(res, failure_outcome(est), "%sexpected output: %s", claim_prefix(est), msg);
         return false;
     }
@@ -316,6 +317,7 @@ static bool judge_outputs(const conf_runner *r, const conf_call *call, int st, c
         passed = compare_outputs(call, expected, res);
     for (int i = 0; i < c->noutputs; i++)
         tsr_tensor_release(expected[i]);
+    free(expected);
     return passed;
 }
 

@@ -23,6 +23,82 @@ static tsr_status check_operand(const char *name, const char *arg, tsr_operand o
     return tsr__check_operand(name, arg, o);
 }
 
+/* PyTorch's schemas, not a looser rule: add, sub, mul, div and floor_divide
+ * take Python numbers for either operand or both (a 0-d result); remainder,
+ * pow and the bitwise ops have Scalar overloads on either side but not both;
+ * maximum, minimum, fmax, fmin, atan2, hypot and logical_* have none; the
+ * others (comparisons, fmod, copysign) take a Scalar `other` only. */
+static tsr_status check_scalar_forms(tsr_op op, const char *name, tsr_operand a, tsr_operand b)
+{
+    bool scalar_a = !a.tensor, scalar_b = !b.tensor;
+    bool self_ok = false, other_ok = true, both_ok = false;
+    switch (op) {
+    case TSR_OP_ADD:
+    case TSR_OP_SUB:
+    case TSR_OP_MUL:
+    case TSR_OP_DIV:
+    case TSR_OP_FLOOR_DIVIDE:
+        self_ok = both_ok = true;
+        break;
+    case TSR_OP_REMAINDER:
+    case TSR_OP_POW:
+    case TSR_OP_BITWISE_AND:
+    case TSR_OP_BITWISE_OR:
+    case TSR_OP_BITWISE_XOR:
+    case TSR_OP_BITWISE_LEFT_SHIFT:
+    case TSR_OP_BITWISE_RIGHT_SHIFT:
+        self_ok = true;
+        break;
+    case TSR_OP_MAXIMUM:
+    case TSR_OP_MINIMUM:
+    case TSR_OP_FMAX:
+    case TSR_OP_FMIN:
+    case TSR_OP_ATAN2:
+    case TSR_OP_HYPOT:
+    case TSR_OP_LOGICAL_AND:
+    case TSR_OP_LOGICAL_OR:
+    case TSR_OP_LOGICAL_XOR:
+        other_ok = false;
+        break;
+    default:
+        break;
+    }
+    if (scalar_a && scalar_b && !both_ok)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
+                              "%s: input and other are both Python scalars; %s has no such form",
+                              name, name);
+    if ((scalar_a && !self_ok) || (scalar_b && !other_ok))
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
+                              "%s: argument '%s' must be a tensor, not a Python scalar", name,
+                              scalar_a && !self_ok ? "input" : "other");
+    return TSR_OK;
+}
+
+static tsr_status binary(tsr_op op, tsr_operand a, tsr_operand b, const tsr_elementwise_attrs *attrs,
+                         tsr_tensor **out);
+
+/* torch.mul(False, False) and kin: two Python numbers become 0-d tensors of
+ * one dtype, as PyTorch 1.13 gives it: the full-width dtype of their kind
+ * when the kinds agree (bool, int64, float64, complex128), else the higher
+ * kind's default (int64, float32, complex64). */
+static tsr_status binary_of_numbers(tsr_op op, tsr_operand a, tsr_operand b,
+                                    const tsr_elementwise_attrs *attrs, tsr_tensor **out)
+{
+    static const tsr_dtype same[] = {TSR_BOOL, TSR_INT64, TSR_FLOAT64, TSR_COMPLEX128};
+    static const tsr_dtype mixed[] = {TSR_BOOL, TSR_INT64, TSR_FLOAT32, TSR_COMPLEX64};
+    tsr_scalar_kind ka = a.scalar.kind, kb = b.scalar.kind;
+    tsr_dtype dtype = ka == kb ? same[ka] : mixed[ka > kb ? ka : kb];
+    tsr_tensor *ta = NULL, *tb = NULL;
+    tsr_status st = tsr_full(0, NULL, a.scalar, dtype, NULL, &ta);
+    if (st == TSR_OK)
+        st = tsr_full(0, NULL, b.scalar, dtype, NULL, &tb);
+    if (st == TSR_OK)
+        st = binary(op, tsr_operand_tensor(ta), tsr_operand_tensor(tb), attrs, out);
+    tsr_tensor_release(ta);
+    tsr_tensor_release(tb);
+    return st;
+}
+
 static tsr_status binary(tsr_op op, tsr_operand a, tsr_operand b, const tsr_elementwise_attrs *attrs,
                          tsr_tensor **out)
 {
@@ -35,6 +111,10 @@ static tsr_status binary(tsr_op op, tsr_operand a, tsr_operand b, const tsr_elem
     tsr_status st = check_operand(name, "input", a);
     if (st == TSR_OK)
         st = check_operand(name, "other", b);
+    if (st == TSR_OK)
+        st = check_scalar_forms(op, name, a, b);
+    if (st == TSR_OK && !a.tensor && !b.tensor)
+        return binary_of_numbers(op, a, b, attrs, out);
     tsr_dtype compute, result;
     if (st == TSR_OK)
         st = tsr__binary_dtypes(op, a, b, &compute, &result);

@@ -186,6 +186,34 @@ tsr_status tsr_nonzero(const tsr_tensor *t, tsr_tensor **out)
     return nonzero_named("nonzero", t, out);
 }
 
+tsr_status tsr_nonzero_tuple(const tsr_tensor *t, tsr_tensor **outs, size_t capacity,
+                             size_t *count)
+{
+    if (!t || !count)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
+                              "nonzero: input and count must not be NULL");
+    /* PyTorch reads a 0-d input as 1-d here: one index tensor, not none */
+    size_t n = t->ndim > 0 ? (size_t)t->ndim : 1;
+    *count = n;
+    if (!outs)
+        return TSR_OK;
+    if (capacity < n)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
+                              "nonzero: as_tuple gives %zu tensors, capacity is %zu", n, capacity);
+    int64_t one = 1;
+    tsr_tensor *flat = NULL, *coords = NULL;
+    tsr_status st = t->ndim > 0 ? nonzero_named("nonzero", t, &coords)
+                                : tsr_reshape(t, 1, &one, &flat);
+    if (st == TSR_OK && flat)
+        st = nonzero_named("nonzero", flat, &coords);
+    size_t got = 0;
+    if (st == TSR_OK)
+        st = tsr_unbind(coords, 1, outs, capacity, &got);
+    tsr_tensor_release(flat);
+    tsr_tensor_release(coords);
+    return st;
+}
+
 /* t and mask broadcast together and flattened (copies where needed). */
 static tsr_status flat_pair(const char *op, const tsr_tensor *t, const tsr_tensor *mask,
                             tsr_tensor **flat_t, tsr_tensor **flat_mask)

@@ -449,6 +449,54 @@ static int64_t replicated(int64_t j, const int64_t *params)
     return at < 0 ? 0 : at >= n ? n - 1 : at;
 }
 
+/* Circular over the part that negative pads leave: params = {kept size,
+ * its start in the input, the left pad when positive}. */
+static int64_t circular(int64_t j, const int64_t *params)
+{
+    int64_t c = params[0], at = (j - params[2]) % c;
+    return params[1] + (at < 0 ? at + c : at);
+}
+
+/* PyTorch 1.13's _pad_circular: pads over every dim after the first two,
+ * none wrapping more than once, any dtype. */
+static tsr_status pad_circular(const tsr_tensor *t, const int64_t *pad, int npad,
+                               tsr_tensor **out)
+{
+    int k = npad / 2;
+    if (t->ndim < 3 || t->ndim > 5 || k != t->ndim - 2)
+        return tsr__set_error(TSR_ERR_SHAPE,
+                              "pad: circular padding of a %d-d input needs %d pad sizes, got %d "
+                              "(3-d to 5-d inputs)",
+                              t->ndim, 2 * (t->ndim - 2), npad);
+    tsr_tensor *x = NULL;
+    tsr_status st = TSR_OK;
+    for (int i = 0; i < k && st == TSR_OK; i++) {
+        int d = t->ndim - 1 - i;
+        int64_t n = t->shape[d], l = pad[2 * i], r = pad[2 * i + 1];
+        if (l > n || r > n)
+            return finish(t, x, tsr__set_error(TSR_ERR_SHAPE, "pad: padding (%lld, %lld) of dim "
+                                                              "%d of size %lld causes wrapping "
+                                                              "around more than once",
+                                               (long long)l, (long long)r, d, (long long)n),
+                          out);
+        int64_t size = n + l + r, kept = n + (l < 0 ? l : 0) + (r < 0 ? r : 0);
+        if (size < 0 || (size > 0 && kept <= 0))
+            return finish(t, x, tsr__set_error(TSR_ERR_SHAPE, "pad: negative padding (%lld, "
+                                                              "%lld) of dim %d of size %lld "
+                                                              "leaves nothing to wrap",
+                                               (long long)l, (long long)r, d, (long long)n),
+                          out);
+        int64_t params[3] = {kept > 0 ? kept : 1, l < 0 ? -l : 0, l > 0 ? l : 0};
+        tsr_tensor *next;
+        st = select_mapped("pad", x ? x : t, d, size, circular, params, &next);
+        if (st == TSR_OK) {
+            tsr_tensor_release(x);
+            x = next;
+        }
+    }
+    return finish(t, x, st, out);
+}
+
 /* PyTorch's reflection_pad{1,2,3}d and replication_pad{1,2,3}d rules. */
 static tsr_status check_pad_mode(const tsr_tensor *t, const int64_t *pad, int npad, bool reflect)
 {
@@ -507,6 +555,8 @@ tsr_status tsr_pad(const tsr_tensor *t, const int64_t *pad, int npad, int mode, 
                               npad, t->ndim);
     if (mode == TSR_PAD_CONSTANT)
         return pad_constant(t, pad, npad, value, out);
+    if (mode == TSR_PAD_CIRCULAR)
+        return pad_circular(t, pad, npad, out);
     if (mode != TSR_PAD_REFLECT && mode != TSR_PAD_REPLICATE)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "pad: unrecognised padding mode %d", mode);
     bool reflect = mode == TSR_PAD_REFLECT;

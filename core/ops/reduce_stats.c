@@ -196,3 +196,13 @@ tsr_status tsr_logsumexp(const tsr_tensor *t, const int64_t *dims, int ndims, bo
     call.grad = TSR__RGRAD_LOGSUMEXP;
     return tsr__reduce_run(&call, t, &plan, out);
 }
+
+tsr_status tsr_norm_fro(const tsr_tensor *t, const int64_t *dims, int ndims, bool keepdim,
+                        tsr_tensor **out)
+{
+    /* torch.norm(p='fro') is a matrix norm: one or two dims, or all of them */
+    if (ndims > 2)
+        return tsr__set_error(TSR_ERR_SHAPE,
+                              "norm: p='fro' expects at most 2 dimensions, got %d", ndims);
+    return tsr_linalg_vector_norm(t, 2.0, dims, ndims, keepdim, TSR_DTYPE_INFER, out);
+}

@@ -226,7 +226,9 @@ static tsr_status empty_results(const unique_call *u, tsr_tensor **values, tsr_t
 /* The two ops                                                               */
 /* ------------------------------------------------------------------------ */
 
-/* The rows of t: [numel, 1] for dim=None, else the slices along d. */
+/* The rows of t: [numel, 1] for dim=None, else the slices along d, each
+ * flattened as PyTorch 1.13 does, after transpose(d, 0) (not a move of d to
+ * the front): that element order is the one its lexicographic sort compares. */
 static tsr_status make_rows(unique_call *u)
 {
     const tsr_tensor *t = u->t;
@@ -234,11 +236,10 @@ static tsr_status make_rows(unique_call *u)
     if (u->d < 0)
         return tsr_reshape(t, 2, shape, &u->rows);
     int64_t perm[TSR_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++)
+        perm[i] = i;
     perm[0] = u->d;
-    for (int i = 0, k = 1; i < t->ndim; i++) {
-        if (i != u->d)
-            perm[k++] = i;
-    }
+    perm[u->d] = 0;
     tsr_tensor *moved;
     tsr_status st = tsr_permute(t, t->ndim, perm, &moved);
     shape[0] = t->shape[u->d];

@@ -38,6 +38,10 @@ def float_binary(b):
     for op, (fn, kinds, tol, scalars) in FLOAT_OPS.items():
         elementwise_binary._generic(b, op, fn=fn, kinds=kinds, tol=tol, scalars=scalars,
                         grad=["input", "other"])
+    for op in ("fmod", "atan2", "hypot", "copysign", "fmax", "fmin", "bitwise_and",
+               "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
+        tfn = getattr(torch, op)
+        elementwise_binary.scalar_forms(b, op, lambda input, other, tfn=tfn: tfn(input, other))
     fmod, copysign = FLOAT_OPS["fmod"][0], FLOAT_OPS["copysign"][0]
     fmax, fmin = FLOAT_OPS["fmax"][0], FLOAT_OPS["fmin"][0]
     # Sign of fmod follows the dividend (unlike remainder).

@@ -97,9 +97,48 @@ def _ints(dt, vals):
     return T((len(vals),), dt, values=vals)
 
 
+# Where each operand is a Python scalar: PyTorch's schemas decide which forms
+# exist (a both-scalar add/sub/mul/div/floor_divide is a 0-d tensor; maximum,
+# atan2, logical_and ... take no scalar at all); "any" records what torch does.
+SCALAR_FORMS = (
+    ("i64_scalar", lambda: T((3,), "int64", "int"), lambda: S(2)),
+    ("f32_scalar", lambda: T((3,), "float32"), lambda: S(2.5)),
+    ("bool_scalar", lambda: T((3,), "bool", "bool"), lambda: S(True)),
+)
+BOTH_SCALARS = (("int_int", 7, -2), ("bool_bool", False, True), ("float_int", 2.5, 3),
+                ("float_float", -1.5, 0.25))
+
+
+def _expect(fn, a, b):
+    """"error" where torch's argument parser refuses the form (a TypeError,
+    which depends on the operand types only), else "any"."""
+    probe = lambda v: torch.ones(v.shape, dtype=getattr(torch, v.dtype)) if isinstance(v, T) \
+        else v.value  # noqa: E731
+    try:
+        fn(probe(a), probe(b))
+    except TypeError:
+        return "error"
+    except (RuntimeError, ValueError):
+        pass
+    return "any"
+
+
+def scalar_forms(b, op, fn):
+    forms = []
+    for tag, tensor, scalar in SCALAR_FORMS:
+        forms += [(f"{tag}_other", tensor(), scalar()), (f"{tag}_input", scalar(), tensor())]
+    forms += [(f"both_{tag}", S(x), S(y)) for tag, x, y in BOTH_SCALARS]
+    for tag, x, y in forms:
+        b.case(op, f"scalar_form_{tag}", fn, {"input": x, "other": y}, expect=_expect(fn, x, y))
+
+
 def add_sub_mul(b):
     for op in ("add", "sub", "mul"):
         _generic(b, op)
+    for op in ("add", "sub", "mul", "div", "floor_divide", "remainder", "maximum", "minimum",
+               "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"):
+        tfn = getattr(torch, op)
+        scalar_forms(b, op, lambda input, other, tfn=tfn: tfn(input, other))
     add, sub, mul = OPS["add"], OPS["sub"], OPS["mul"]
     for op, fn in (("add", add), ("sub", sub)):
         b.case(op, "f32_alpha_float", fn,

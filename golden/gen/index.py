@@ -189,3 +189,11 @@ def nonzero(b):
     b.case("nonzero", "long_vector", nz, {"input": T((1037,), "bool")})
     c64 = [complex(0, 0), complex(0, 1), complex(1, 0), complex(0, -0.0)]
     b.case("nonzero", "c64_imaginary_counts", nz, {"input": _ints("complex64", c64)})
+    tup = lambda input, **kw: torch.nonzero(input, **kw)  # noqa: E731
+    for case, spec in (("f32_2d", T((3, 4), F32, "small")), ("bool_3d", T((2, 3, 2), "bool")),
+                       ("i64_transposed", T((4, 3), "int64", "small", ["transpose:0:1"])),
+                       ("vector", T((7,), F32, "small")), ("empty", T((0, 3), F32)),
+                       ("zero_d_nonzero", T((), F32, values=[3.0])),
+                       ("zero_d_zero", T((), F32, values=[0.0])),
+                       ("all_zero", T((2, 2), "int64", values=[0] * 4))):
+        b.case("nonzero", f"as_tuple_{case}", tup, {"input": spec}, {"as_tuple": True})

@@ -135,3 +135,17 @@ def splits(b):
     b.case("unbind", "zero_d_error", unbind, {"input": T((), F32)}, {"dim": 0}, expect="error")
     b.case("unbind", "dim_out_of_range_error", unbind, {"input": T((2, 3), F32)}, {"dim": 2},
            expect="error")
+    many_pieces(b)
+
+
+def many_pieces(b):
+    """More pieces than the runner once had room for (8): any count binds."""
+    b.case("split", "f32_many_pieces", lambda tensor, **kw: torch.split(tensor, **kw),
+           {"tensor": T((12, 2), F32)}, {"split_size_or_sections": 1}, grad=["tensor"])
+    b.case("split", "f32_many_sections", lambda tensor, **kw: torch.split(tensor, **kw),
+           {"tensor": T((2, 12), F32)}, {"split_size_or_sections": [1] * 9 + [0, 3], "dim": 1},
+           grad=["tensor"])
+    b.case("chunk", "f32_many_pieces", lambda input, **kw: torch.chunk(input, **kw),
+           {"input": T((11,), F32)}, {"chunks": 11}, grad=["input"])
+    b.case("unbind", "f32_many_pieces", lambda input, **kw: torch.unbind(input, **kw),
+           {"input": T((3, 10), F32)}, {"dim": 1}, grad=["input"])

@@ -140,6 +140,17 @@ def batch_group(b):
         b.case("group_norm", f"{sh}_views", _group_norm,
                {"input": T((2, 4, 3), dt, view=["permute:0:2:1"]), "weight": T((3,), dt)},
                {"num_groups": 3}, tol=TOL, grad=["input", "weight"])
+    for name, shape in (("empty_batch", (0, 3)), ("empty_length", (2, 3, 0)),
+                        ("empty_batch_ncl", (0, 3, 4))):
+        for training in (False, True):
+            mode = "train" if training else "eval"
+            b.case("batch_norm", f"f32_{name}_{mode}", _batch_norm,
+                   {"input": T(shape, F32), "running_mean": T((3,), F32),
+                    "running_var": T((3,), F32, "positive"), "weight": T((3,), F32),
+                    "bias": T((3,), F32)}, {"training": training})
+    b.case("batch_norm", "one_d_input_error", _batch_norm,
+           {"input": T((3,), F32), "running_mean": T((3,), F32),
+            "running_var": T((3,), F32, "positive")}, {"training": False}, expect="error")
     b.case("batch_norm", "train_one_value_per_channel_error", _batch_norm,
            {"input": T((1, 3), F32)}, {"training": True}, expect="error")
     b.case("batch_norm", "eval_missing_stats_error", _batch_norm, {"input": T((4, 3), F32)},

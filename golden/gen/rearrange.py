@@ -59,6 +59,17 @@ PAD = [
     ("replicate_2d", (1, 1, 2, 3), [], {"pad": [1, 2, 3, 0], "mode": "replicate"}),
     ("replicate_negative", (1, 2, 4), [], {"pad": [-1, 2], "mode": "replicate"}),
     ("replicate_stepped", (1, 2, 9), ["slice:2:0:9:2"], {"pad": [2, 1], "mode": "replicate"}),
+    ("circular_1d", (1, 2, 3), [], {"pad": [1, 2], "mode": "circular"}),
+    ("circular_full_wrap", (2, 1, 3), [], {"pad": [3, 3], "mode": "circular"}),
+    ("circular_negative_left", (1, 2, 4), [], {"pad": [-1, 2], "mode": "circular"}),
+    ("circular_negative_both", (1, 2, 5), [], {"pad": [-1, -2], "mode": "circular"}),
+    ("circular_2d", (1, 1, 3, 4), [], {"pad": [1, 2, 3, 0], "mode": "circular"}),
+    ("circular_3d", (1, 1, 2, 2, 3), [], {"pad": [1, 1, 0, 2, 1, 1], "mode": "circular"}),
+    ("circular_transposed", (1, 4, 3), ["transpose:1:2"], {"pad": [2, 1], "mode": "circular"}),
+    ("reflect_3d", (1, 1, 3, 3, 4), [], {"pad": [1, 2, 2, 0, 1, 1], "mode": "reflect"}),
+    ("reflect_negative", (1, 2, 5), [], {"pad": [-1, 2], "mode": "reflect"}),
+    ("replicate_3d_unbatched", (1, 2, 2, 3), [], {"pad": [1, 0, 1, 1, 2, 1],
+                                                  "mode": "replicate"}),
 ]
 PAD_ERRORS = [
     ("odd_pad_length_error", (2, 3), {"pad": [1, 1, 1]}),
@@ -68,6 +79,10 @@ PAD_ERRORS = [
     ("reflect_wrong_pad_count_error", (2, 3), {"pad": [1, 1, 1, 1], "mode": "reflect"}),
     ("unknown_mode_error", (1, 2, 3), {"pad": [1, 1], "mode": "mirror"}),
     ("negative_past_size_error", (2, 3), {"pad": [-2, -2]}),
+    ("circular_wraps_twice_error", (1, 2, 3), {"pad": [4, 0], "mode": "circular"}),
+    ("circular_2d_input_error", (2, 3), {"pad": [1, 1], "mode": "circular"}),
+    ("circular_wrong_pad_count_error", (1, 2, 3), {"pad": [1, 1, 1, 1], "mode": "circular"}),
+    ("circular_6d_input_error", (1, 1, 1, 1, 2, 3), {"pad": [1, 1], "mode": "circular"}),
 ]
 
 
@@ -93,6 +108,10 @@ def pad(b):
                    {"pad": [1, 1], "mode": "reflect"}, expect="any")
             b.case("pad", f"{SHORT[dt]}_replicate", _pad, {"input": T((1, 2, 3), dt)},
                    {"pad": [1, 1], "mode": "replicate"}, expect="any")
+            b.case("pad", f"{SHORT[dt]}_circular", _pad, {"input": T((1, 2, 3), dt)},
+                   {"pad": [2, -1], "mode": "circular"}, expect="any")
+    b.case("pad", "f32_circular_crop_to_empty", _pad, {"input": T((1, 2, 3), F32)},
+           {"pad": [-3, 0], "mode": "circular"})
 
 
 def flip_roll(b):

@@ -100,6 +100,7 @@ def extrema(b):
                {"input": _ints("float64", [3.0, 1.0, 3.0, -3.0, -3.0, 0.0], (2, 3))},
                {"dim": 1}, grad=["input"])
         b.case(op, "i64_extremes", fn, {"input": _ints("int64", [I64_MIN, I64_MAX, 0])})
+        other_forms(b, op, tfn)
     for op, tfn in (("argmax", torch.argmax), ("argmin", torch.argmin)):
         fn = wrap(tfn)
         driver(b, op, fn, kind="ties", dims="int", tol=None, grad=False)
@@ -132,3 +133,21 @@ def logical(b):
     driver(b, "count_nonzero", fn, keepdim=False, tol=None, grad=False)
     b.case("count_nonzero", "f32_nan_and_negative_zero", fn,
            {"input": _ints("float32", ["nan", -0.0, 0.0, 1e-40, "inf"])})
+
+
+def other_forms(b, op, tfn):
+    """torch.max / torch.min(input, other): the elementwise maximum / minimum."""
+    fn = lambda input, other: tfn(input, other)  # noqa: E731
+    nan = [1.0, "nan", -2.0, 0.0, -0.0, 3.0]
+    b.case(op, "other_f32_same_shape", fn, {"input": T((3, 4), "float32"),
+                                            "other": T((3, 4), "float32")}, grad=["input", "other"])
+    b.case(op, "other_f32_broadcast", fn, {"input": T((3, 1), "float32"),
+                                           "other": T((4, 1), "float32", view=["transpose:0:1"])})
+    b.case(op, "other_f32_nan_signed_zero", fn, {"input": _ints("float32", nan),
+                                                 "other": _ints("float32", nan[::-1])})
+    b.case(op, "other_i32_f64_promotes", fn, {"input": T((2, 3), "int32", "int"),
+                                              "other": T((3,), "float64")})
+    b.case(op, "other_i64_0d", fn, {"input": T((4,), "int64", "int"), "other": T((), "int64", "int")})
+    b.case(op, "other_bool", fn, {"input": T((5,), "bool", "bool"), "other": T((5,), "bool", "bool")})
+    b.case(op, "other_shape_mismatch_error", fn, {"input": T((3,), "float32"),
+                                                  "other": T((4,), "float32")}, expect="error")

@@ -133,6 +133,12 @@ def norm(b):
     b.case("norm", "f16_values", fn, {"input": T((3, 4), "float16")}, {"p": 2, "dim": 1},
            tol=tol, expect="any")
     b.case("norm", "i64_error", fn, {"input": T((3,), "int64")}, expect="error")
+    x = T((2, 3, 4), "float32")
+    b.case("norm", "p_fro_f32_dims_negative_keepdim", fn, {"input": x},
+           {"p": "fro", "dim": [-1, 0], "keepdim": True}, tol=tol, grad=["input"])
+    b.case("norm", "p_fro_f32_one_dim", fn, {"input": x}, {"p": "fro", "dim": [1]}, tol=tol)
+    b.case("norm", "p_fro_three_dims_error", fn, {"input": x}, {"p": "fro", "dim": [0, 1, 2]},
+           expect="error")
     b.case("norm", "grad_f64_zero_vector", fn, {"input": T((3,), "float64", values=[0.0] * 3)},
            grad=["input"])
 

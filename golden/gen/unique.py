@@ -51,3 +51,25 @@ def uniques(b):
                    {"sorted": True, "return_counts": True}, expect="any")
             b.case("unique_consecutive", f"{SHORT[dt]}_values", uc, {"input": x},
                    {"return_counts": True}, expect="any")
+    unique_dims(b)
+
+
+def unique_dims(b):
+    """unique(dim=...): slices in PyTorch's lexicographic order, every flag combination."""
+    un = _t(torch.unique)
+    inputs = [("i64_dim0", T((6, 3), "int64", "range:0:3"), 0),
+              ("i64_dim1", T((3, 7), "int64", "range:0:2"), 1),
+              ("f32_3d_dim1", T((2, 6, 2), F32, "range:0:2"), 1),
+              ("f64_3d_dim_neg1", T((2, 3, 6), F64, "range:0:2"), -1),
+              ("i32_transposed_dim0", T((3, 6), "int32", "range:0:2", ["transpose:0:1"]), 0),
+              ("bool_dim0", T((6, 2), "bool"), 0),
+              ("f32_signed_zero_dim0", _ints(F32, [0.0, 1.0, -0.0, 1.0, 2.0, -1.0], (3, 2)), 0)]
+    for name, x, dim in inputs:
+        for srt in (True, False):
+            for inv in (False, True):
+                for cnt in (False, True):
+                    tag = f"{'sorted' if srt else 'unsorted'}{'_inverse' if inv else ''}" \
+                          f"{'_counts' if cnt else ''}"
+                    b.case("unique", f"dim_{name}_{tag}", un, {"input": x},
+                           {"sorted": srt, "return_inverse": inv, "return_counts": cnt,
+                            "dim": dim})

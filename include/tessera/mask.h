@@ -24,6 +24,10 @@ TSR_API tsr_status tsr_masked_select(const tsr_tensor *t, const tsr_tensor *mask
 /* torch.nonzero(t): int64 [n, ndim], the coordinates of the n nonzero
  * elements in C order (NaN is nonzero, -0.0 is zero). */
 TSR_API tsr_status tsr_nonzero(const tsr_tensor *t, tsr_tensor **out);
+/* torch.nonzero(t, as_tuple=True): one int64 1-d tensor of n coordinates per
+ * dim (one for a 0-d t), count then fill as the splits of tessera/join.h. */
+TSR_API tsr_status tsr_nonzero_tuple(const tsr_tensor *t, tsr_tensor **outs, size_t capacity,
+                                     size_t *count);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* F.pad modes. */
-enum { TSR_PAD_CONSTANT = 0, TSR_PAD_REFLECT = 1, TSR_PAD_REPLICATE = 2 };
+enum { TSR_PAD_CONSTANT = 0, TSR_PAD_REFLECT = 1, TSR_PAD_REPLICATE = 2, TSR_PAD_CIRCULAR = 3 };
 
 /* torch.flip(t, dims): a copy with the order reversed along each of the
  * ndims (distinct) dims. */
@@ -40,7 +40,9 @@ TSR_API tsr_status tsr_repeat_interleave_tensor(const tsr_tensor *t, const tsr_t
  * TSR_PAD_CONSTANT fills with value (a float, as in PyTorch, that must fit
  * t's dtype). TSR_PAD_REFLECT and TSR_PAD_REPLICATE take floating and complex
  * tensors padded over 1 to 3 dims (npad 2, 4, 6) with one or two leading
- * dims; a reflect pad must be smaller than its dim. */
+ * dims; a reflect pad must be smaller than its dim. TSR_PAD_CIRCULAR takes
+ * any dtype, 3-d to 5-d, padding every dim after the first two, each pad at
+ * most its dim (negative pads crop first, then the rest wraps). */
 TSR_API tsr_status tsr_pad(const tsr_tensor *t, const int64_t *pad, int npad, int mode,
                            tsr_scalar value, tsr_tensor **out);
 /* torch.tril / torch.triu over the last two dims (t needs at least 2): the

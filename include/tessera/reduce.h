@@ -110,6 +110,11 @@ TSR_API tsr_status tsr_std_mean(const tsr_tensor *t, const int64_t *dims, int nd
 TSR_API tsr_status tsr_linalg_vector_norm(const tsr_tensor *t, double ord, const int64_t *dims,
                                           int ndims, bool keepdim, tsr_dtype dtype,
                                           tsr_tensor **out);
+/* torch.norm(t, p='fro', dim, keepdim): the 2-norm over dims (all of them
+ * when ndims is 0), which may name at most 2 dims (TSR_ERR_SHAPE otherwise).
+ * p='nuc' needs singular values, which tessera does not compute yet. */
+TSR_API tsr_status tsr_norm_fro(const tsr_tensor *t, const int64_t *dims, int ndims, bool keepdim,
+                                tsr_tensor **out);
 
 /* ======================================================================== */
 /* Logical and counting                                                      */

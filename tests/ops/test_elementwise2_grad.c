@@ -66,7 +66,7 @@ static tsr_status f_binary_scalar_other(const tsr_tensor *const *in, tsr_tensor 
 
 static tsr_status f_binary_scalar_self(const tsr_tensor *const *in, tsr_tensor **out)
 {
-    return tsr_binary(current->op, tsr_operand_scalar(tsr_scalar_float(-0.75)), T(in[0]), out);
+    return tsr_binary(current->op, tsr_operand_scalar(tsr_scalar_float(0.75)), T(in[0]), out);
 }
 
 static tsr_status f_softplus(const tsr_tensor *const *in, tsr_tensor **out)
@@ -264,7 +264,7 @@ static const grad_case cases[] = {
     {"fmod", f_binary, 2, {RANGE(0.1, 0.9), RANGE(2, 3)}, true, TSR_OP_FMOD},
     {"fmod by a scalar", f_binary_scalar_other, 1, {RANGE(-2, 2)}, false, TSR_OP_FMOD},
     {"atan2", f_binary, 2, {ANY, RANGE(0.5, 2)}, true, TSR_OP_ATAN2},
-    {"atan2 of a scalar", f_binary_scalar_self, 1, {RANGE(0.5, 2)}, true, TSR_OP_ATAN2},
+    {"pow of a scalar base", f_binary_scalar_self, 1, {RANGE(0.5, 2)}, true, TSR_OP_POW},
     {"hypot", f_binary, 2, {ANY, RANGE(0.5, 2)}, true, TSR_OP_HYPOT},
     {"copysign",
      f_binary,

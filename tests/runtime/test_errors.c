@@ -17,9 +17,17 @@ static void null_arguments_are_refused(void)
     CHECK_ERROR(tsr_transpose(NULL, 0, 1, &out), TSR_ERR_INVALID_ARGUMENT, "transpose");
     CHECK_ERROR(tsr_to_host(a, NULL, 8), TSR_ERR_INVALID_ARGUMENT, "to_host");
     CHECK_ERROR(tsr_copy_(NULL, a), TSR_ERR_INVALID_ARGUMENT, "copy_");
-    CHECK_ERROR(tsr_binary(TSR_OP_ADD, tsr_operand_scalar(tsr_scalar_int(1)),
+    /* two Python numbers: only where PyTorch's schema has that form */
+    CHECK_ERROR(tsr_binary(TSR_OP_MAXIMUM, tsr_operand_scalar(tsr_scalar_int(1)),
                            tsr_operand_scalar(tsr_scalar_int(2)), &out),
-                TSR_ERR_INVALID_ARGUMENT, "at least one operand must be a tensor");
+                TSR_ERR_INVALID_ARGUMENT, "both Python scalars");
+    CHECK_TRUE(out == NULL);
+    CHECK_ERROR(tsr_binary(TSR_OP_ATAN2, tsr_operand_tensor(a),
+                           tsr_operand_scalar(tsr_scalar_float(2.0)), &out),
+                TSR_ERR_INVALID_ARGUMENT, "argument 'other' must be a tensor");
+    CHECK_ERROR(tsr_binary(TSR_OP_EQ, tsr_operand_scalar(tsr_scalar_int(2)),
+                           tsr_operand_tensor(a), &out),
+                TSR_ERR_INVALID_ARGUMENT, "argument 'input' must be a tensor");
     CHECK_TRUE(out == NULL);
     tsr_tensor_release(a);
 }
