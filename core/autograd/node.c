@@ -2,6 +2,7 @@
  * their release. */
 #include "autograd/node.h"
 
+#include "runtime/alloc.h"
 #include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
@@ -25,7 +26,7 @@ tsr_status tsr__node_create(const char *name, tsr__backward_fn backward, int num
     size_t next = align_up((size_t)num_inputs * sizeof(tsr__edge));
     size_t outputs = align_up((size_t)num_outputs * sizeof(tsr__grad_meta));
     size_t saved = align_up((size_t)num_saved * sizeof(tsr__saved));
-    char *block = calloc(1, head + next + outputs + saved + align_up(attrs_size));
+    char *block = tsr__calloc(1, head + next + outputs + saved + align_up(attrs_size));
     if (!block)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory for an autograd node",
                               name);
@@ -90,7 +91,7 @@ static bool push_pending(tsr__node *node)
     }
     if (pending_count == pending_capacity) {
         size_t capacity = pending_capacity * 2;
-        tsr__node **grown = malloc(capacity * sizeof *grown);
+        tsr__node **grown = tsr__malloc(capacity * sizeof *grown);
         if (!grown)
             return false;
         memcpy(grown, pending, pending_count * sizeof *grown);
@@ -194,7 +195,7 @@ tsr__autograd_meta *tsr__autograd_meta_get(tsr_tensor *t)
     if (meta)
         return meta;
     tsr__tensor_set_autograd_release(tsr__autograd_meta_free);
-    tsr__autograd_meta *made = calloc(1, sizeof *made);
+    tsr__autograd_meta *made = tsr__calloc(1, sizeof *made);
     if (!made)
         return NULL;
     if (__atomic_compare_exchange_n(&t->autograd, &meta, made, false, __ATOMIC_ACQ_REL,

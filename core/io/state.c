@@ -13,6 +13,7 @@
  * Loading reads and checks every file before it writes anything. */
 #include "runtime/error.h"
 #include "optim/optim.h"
+#include "runtime/alloc.h"
 #include "tensor/shape.h"
 
 #include <errno.h>
@@ -294,7 +295,7 @@ static bool parse_geometry(char *rest, record *r)
 
 static bool append_record(record **list, size_t *n, record *r)
 {
-    record *grown = realloc(*list, (*n + 1) * sizeof *grown);
+    record *grown = tsr__realloc(*list, (*n + 1) * sizeof *grown);
     if (!grown)
         return false;
     grown[(*n)++] = *r;
@@ -342,7 +343,7 @@ static tsr_status parse_optimizer_line(state_index *ix, char *rest, const char *
                                     "index's param records");
     ix->has_optimizer = true;
     ix->opt_count = (size_t)count;
-    ix->steps = calloc(ix->opt_count ? ix->opt_count : 1, sizeof *ix->steps);
+    ix->steps = tsr__calloc(ix->opt_count ? ix->opt_count : 1, sizeof *ix->steps);
     if (!ix->steps)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "state_load: out of memory");
     return TSR_OK;
@@ -624,7 +625,7 @@ tsr_status tsr_state_load(const char *dir, tsr_tensor *const *params, const char
         return st;
     state_index ix = {0};
     size_t nstate = optimizer ? optimizer->count * TSR__OPTIM_MAX_STATE : 0;
-    tsr_tensor **staged = calloc(count + nstate + 1, sizeof *staged);
+    tsr_tensor **staged = tsr__calloc(count + nstate + 1, sizeof *staged);
     if (!staged)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "state_load: out of memory");
     st = read_index(dir, optimizer, &ix);
