@@ -309,6 +309,8 @@ tsr_status tsr__node_save(tsr__node *node, int slot, const tsr_tensor *t, const 
     if (!t)
         return TSR_OK;
     tsr_status st = alias(t, &s->data);
+    if (st != TSR_OK)
+        tsr__prefix_error("%s: saving %s for backward", node->name, what ? what : "an input");
     if (st == TSR_OK)
         st = tsr__gradient_edge(t, &s->edge);
     if (st != TSR_OK) {
@@ -326,8 +328,10 @@ tsr_status tsr__node_save_output(tsr__node *node, int slot, const tsr_tensor *ou
     tsr__saved *s = &node->saved[slot];
     clear_saved(s);
     tsr_status st = alias(out, &s->data);
-    if (st != TSR_OK)
+    if (st != TSR_OK) {
+        tsr__prefix_error("%s: saving its output for backward", node->name);
         return st;
+    }
     s->version = tsr_tensor_version(out);
     s->is_output = true;
     s->output_nr = output_nr;
