@@ -346,6 +346,8 @@ static tsr_status parse_optimizer_line(state_index *ix, char *rest, const char *
     ix->steps = tsr__calloc(ix->opt_count ? ix->opt_count : 1, sizeof *ix->steps);
     if (!ix->steps)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "state_load: out of memory");
+    for (size_t i = 0; i < ix->opt_count; i++)
+        ix->steps[i] = -1; /* no step record yet: a second one is refused */
     return TSR_OK;
 }
 
@@ -385,6 +387,8 @@ static tsr_status parse_line(state_index *ix, char *text, const char *path, int 
         if (!ix->has_optimizer || sscanf(rest, "%llu %lld%n", &i, &n, &used) != 2 ||
             rest[used] != '\0' || rest[0] == '-' || i >= ix->opt_count || n < 0)
             return bad_line(path, line, "malformed step record");
+        if (ix->steps[i] >= 0)
+            return bad_line(path, line, "malformed step record: duplicate parameter index");
         ix->steps[i] = n;
         return TSR_OK;
     }
@@ -600,7 +604,7 @@ static tsr_status commit(tsr_tensor *const *params, size_t count, tsr_tensor **s
     else
         opt->adam = ix->adam;
     for (size_t i = 0; i < opt->count; i++) {
-        opt->params[i].step = ix->steps[i];
+        opt->params[i].step = ix->steps[i] < 0 ? 0 : ix->steps[i];
         for (int s = 0; s < TSR__OPTIM_MAX_STATE; s++) {
             tsr_tensor **src = &staged_state[i * TSR__OPTIM_MAX_STATE + s];
             tsr_tensor_release(opt->params[i].state[s]);
