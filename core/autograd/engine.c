@@ -4,6 +4,7 @@
  * captures the gradients of chosen inputs instead. */
 #include "autograd/engine.h"
 
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
 #include "ops/grad_expr.h"
@@ -60,7 +61,7 @@ static long find(const graph *g, const tsr__node *node)
 
 static bool rehash(graph *g, size_t nslots)
 {
-    size_t *slots = calloc(nslots, sizeof *slots);
+    size_t *slots = tsr__calloc(nslots, sizeof *slots);
     if (!slots)
         return false;
     free(g->slots);
@@ -86,13 +87,13 @@ static tsr_status add(graph *g, tsr__node *node, size_t *index, bool *added)
     }
     if (g->count == g->capacity) {
         size_t capacity = g->capacity ? g->capacity * 2 : 16;
-        task *grown = realloc(g->tasks, capacity * sizeof *grown);
+        task *grown = tsr__realloc(g->tasks, capacity * sizeof *grown);
         if (!grown)
             return out_of_memory();
         g->tasks = grown;
         g->capacity = capacity;
     }
-    tsr_tensor **buffer = calloc((size_t)node->num_outputs + 1, sizeof *buffer);
+    tsr_tensor **buffer = tsr__calloc((size_t)node->num_outputs + 1, sizeof *buffer);
     if (!buffer)
         return out_of_memory();
     g->tasks[g->count] = (task){.node = node, .buffer = buffer};
@@ -132,7 +133,7 @@ static tsr_status push(index_stack *stack, size_t index)
 {
     if (stack->depth == stack->capacity) {
         size_t capacity = stack->capacity ? stack->capacity * 2 : 64;
-        size_t *grown = realloc(stack->items, capacity * sizeof *grown);
+        size_t *grown = tsr__realloc(stack->items, capacity * sizeof *grown);
         if (!grown)
             return out_of_memory();
         stack->items = grown;
@@ -178,9 +179,9 @@ static tsr_status discover(graph *g, tsr__node *const *roots, size_t nroots)
  * released early. */
 static tsr_status sort(graph *g)
 {
-    int *deps = malloc((g->count + 1) * sizeof *deps);
-    size_t *ready = malloc((g->count + 1) * sizeof *ready);
-    g->order = malloc((g->count + 1) * sizeof *g->order);
+    int *deps = tsr__malloc((g->count + 1) * sizeof *deps);
+    size_t *ready = tsr__malloc((g->count + 1) * sizeof *ready);
+    g->order = tsr__malloc((g->count + 1) * sizeof *g->order);
     if (!deps || !ready || !g->order) {
         free(deps);
         free(ready);
@@ -307,7 +308,7 @@ static tsr_status run(graph *g, size_t index, bool retain, bool capturing)
         if (!t->buffer[k])
             st = zeros_for(&node->outputs[k], &t->buffer[k]);
     }
-    tsr_tensor **grads = calloc((size_t)node->num_inputs + 1, sizeof *grads);
+    tsr_tensor **grads = tsr__calloc((size_t)node->num_inputs + 1, sizeof *grads);
     if (!grads)
         return out_of_memory();
     if (st == TSR_OK && (st = node->leaf ? tsr__accumulate_grad(node, t->buffer, grads)
@@ -440,8 +441,8 @@ static tsr_status take_captures(graph *g, const request *r, size_t index)
 static tsr_status execute(const request *r)
 {
     size_t n = r->num_outputs;
-    tsr__edge *edges = calloc(n + 1, sizeof *edges);
-    tsr__node **roots = calloc(n + 1, sizeof *roots);
+    tsr__edge *edges = tsr__calloc(n + 1, sizeof *edges);
+    tsr__node **roots = tsr__calloc(n + 1, sizeof *roots);
     graph g = {0};
     tsr_status st = edges && roots ? TSR_OK : out_of_memory();
     for (size_t i = 0; i < n && st == TSR_OK; i++) {
@@ -533,8 +534,8 @@ tsr_status tsr_autograd_grad(const tsr_tensor *const *outputs, size_t num_output
     if (!outputs || !num_outputs || !inputs || !num_inputs || !results)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
                               "autograd_grad: outputs, inputs and results must be non-empty");
-    capture *captures = calloc(num_inputs, sizeof *captures);
-    tsr_tensor **found = calloc(num_inputs, sizeof *found);
+    capture *captures = tsr__calloc(num_inputs, sizeof *captures);
+    tsr_tensor **found = tsr__calloc(num_inputs, sizeof *found);
     tsr_status st = captures && found ? TSR_OK : out_of_memory();
     for (size_t j = 0; j < num_inputs && st == TSR_OK; j++)
         st = input_capture(j, inputs[j], &captures[j]);

@@ -1,6 +1,7 @@
 /* tsr_gradcheck: autograd's Jacobian against central finite differences. */
 #include "autograd/graph.h"
 
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 
 #include <math.h>
@@ -45,7 +46,7 @@ static tsr_status write_doubles(const tsr_tensor *like, const double *values, ts
 static tsr_status analytic_row(check *c, int64_t j, const tsr_tensor **wrt, const int *index, int m,
                                tsr_tensor **grads)
 {
-    double *onehot = calloc((size_t)c->out_numel, sizeof *onehot);
+    double *onehot = tsr__calloc((size_t)c->out_numel, sizeof *onehot);
     if (!onehot)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "gradcheck: out of host memory");
     onehot[j] = 1;
@@ -113,7 +114,7 @@ static tsr_status evaluate(check *c, int i, const double *values, double *result
 static tsr_status compare_input(check *c, int i, double *max_error)
 {
     int64_t numel = tsr_tensor_numel(c->inputs[i]), no = c->out_numel;
-    double *x = malloc(((size_t)numel + 2 * (size_t)no + 1) * sizeof *x);
+    double *x = tsr__malloc(((size_t)numel + 2 * (size_t)no + 1) * sizeof *x);
     if (!x)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "gradcheck: out of host memory");
     double *plus = x + numel, *minus = plus + no;
@@ -155,7 +156,7 @@ static tsr_status run(check *c, double *max_error)
         if (!tsr_tensor_requires_grad(c->inputs[i]))
             continue;
         size_t count = (size_t)c->out_numel * (size_t)tsr_tensor_numel(c->inputs[i]);
-        if (!(c->analytic[i] = calloc(count + 1, sizeof(double))))
+        if (!(c->analytic[i] = tsr__calloc(count + 1, sizeof(double))))
             return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "gradcheck: out of host memory");
     }
     /* an output without history has a zero Jacobian (the arrays stay zero) */

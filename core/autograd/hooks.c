@@ -6,6 +6,7 @@
  * them is the engine's (hooks_run.c). */
 #include "autograd/node.h"
 
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 
 #include <stdlib.h>
@@ -71,8 +72,8 @@ tsr_status tsr_register_hook(tsr_tensor *t, tsr_tensor_hook_fn fn, void *user_da
     tsr_status st = hook_list("register_hook", t, &list, &output_nr);
     if (st != TSR_OK)
         return st;
-    tsr__hook *h = calloc(1, sizeof *h);
-    tsr_hook_handle *shared = handle ? calloc(1, sizeof *shared) : NULL;
+    tsr__hook *h = tsr__calloc(1, sizeof *h);
+    tsr_hook_handle *shared = handle ? tsr__calloc(1, sizeof *shared) : NULL;
     if (!h || (handle && !shared)) {
         free(h);
         free(shared);
@@ -110,7 +111,7 @@ tsr_status tsr_retain_grad(tsr_tensor *t)
     tsr_status st = hook_list("retain_grad", t, &list, &output_nr);
     if (st != TSR_OK || !t->autograd->grad_fn || t->autograd->retains_grad)
         return st; /* leaves get .grad anyway */
-    tsr__hook *h = calloc(1, sizeof *h);
+    tsr__hook *h = tsr__calloc(1, sizeof *h);
     if (!h)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "retain_grad: out of host memory");
     *h = (tsr__hook){.output_nr = output_nr, .retain = t->autograd};
@@ -141,7 +142,7 @@ static tsr__hook *unlink_retain(tsr__hook **list, const tsr__autograd_meta *meta
 tsr_status tsr__retain_move(tsr__autograd_meta *meta, tsr__node *old_fn)
 {
     tsr__hook *h = old_fn ? unlink_retain(&old_fn->hooks, meta) : NULL;
-    if (!h && !(h = calloc(1, sizeof *h)))
+    if (!h && !(h = tsr__calloc(1, sizeof *h)))
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "retain_grad: out of host memory");
     *h = (tsr__hook){.output_nr = meta->output_nr, .retain = meta};
     append(&meta->grad_fn->hooks, h);

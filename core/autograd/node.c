@@ -2,6 +2,7 @@
  * their release. */
 #include "autograd/node.h"
 
+#include "runtime/alloc.h"
 #include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
@@ -25,7 +26,7 @@ tsr_status tsr__node_create(const char *name, tsr__backward_fn backward, int num
     size_t next = align_up((size_t)num_inputs * sizeof(tsr__edge));
     size_t outputs = align_up((size_t)num_outputs * sizeof(tsr__grad_meta));
     size_t saved = align_up((size_t)num_saved * sizeof(tsr__saved));
-    char *block = calloc(1, head + next + outputs + saved + align_up(attrs_size));
+    char *block = tsr__calloc(1, head + next + outputs + saved + align_up(attrs_size));
     if (!block)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory for an autograd node",
                               name);
@@ -90,7 +91,7 @@ static bool push_pending(tsr__node *node)
     }
     if (pending_count == pending_capacity) {
         size_t capacity = pending_capacity * 2;
-        tsr__node **grown = malloc(capacity * sizeof *grown);
+        tsr__node **grown = tsr__malloc(capacity * sizeof *grown);
         if (!grown)
             return false;
         memcpy(grown, pending, pending_count * sizeof *grown);
@@ -194,7 +195,7 @@ tsr__autograd_meta *tsr__autograd_meta_get(tsr_tensor *t)
     if (meta)
         return meta;
     tsr__tensor_set_autograd_release(tsr__autograd_meta_free);
-    tsr__autograd_meta *made = calloc(1, sizeof *made);
+    tsr__autograd_meta *made = tsr__calloc(1, sizeof *made);
     if (!made)
         return NULL;
     if (__atomic_compare_exchange_n(&t->autograd, &meta, made, false, __ATOMIC_ACQ_REL,
@@ -308,6 +309,8 @@ tsr_status tsr__node_save(tsr__node *node, int slot, const tsr_tensor *t, const 
     if (!t)
         return TSR_OK;
     tsr_status st = alias(t, &s->data);
+    if (st != TSR_OK)
+        tsr__prefix_error("%s: saving %s for backward", node->name, what ? what : "an input");
     if (st == TSR_OK)
         st = tsr__gradient_edge(t, &s->edge);
     if (st != TSR_OK) {
@@ -325,8 +328,10 @@ tsr_status tsr__node_save_output(tsr__node *node, int slot, const tsr_tensor *ou
     tsr__saved *s = &node->saved[slot];
     clear_saved(s);
     tsr_status st = alias(out, &s->data);
-    if (st != TSR_OK)
+    if (st != TSR_OK) {
+        tsr__prefix_error("%s: saving its output for backward", node->name);
         return st;
+    }
     s->version = tsr_tensor_version(out);
     s->is_output = true;
     s->output_nr = output_nr;

@@ -8,6 +8,7 @@
  * file (or buffer) actually holds. */
 #include "io/npy.h"
 
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
 
@@ -336,7 +337,7 @@ static int npy_make_tensor(const tsr__npy_header *h, const unsigned char *data, 
     if (h->dtype == TSR_BOOL) {
         for (size_t i = 0; i < h->data_bytes && !fixed; i++) {
             if (data[i] > 1)
-                fixed = malloc(h->data_bytes);
+                fixed = tsr__malloc(h->data_bytes);
         }
         if (fixed) {
             for (size_t i = 0; i < h->data_bytes; i++)
@@ -427,7 +428,7 @@ static int npy_load_file(FILE *f, const char *path, tsr_dtype want, tsr_backend 
     if (st != TSR_OK)
         return st;
     rewind(f);
-    unsigned char *prefix = malloc(TSR__NPY_MAX_PREAMBLE + TSR__NPY_MAX_HEADER);
+    unsigned char *prefix = tsr__malloc(TSR__NPY_MAX_PREAMBLE + TSR__NPY_MAX_HEADER);
     if (!prefix)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "tsr_load_npy: %s: out of memory", path);
     tsr__npy_header h;
@@ -440,7 +441,7 @@ static int npy_load_file(FILE *f, const char *path, tsr_dtype want, tsr_backend 
     size_t present = file_size > h.data_offset ? file_size - h.data_offset : 0;
     if (present < h.data_bytes)
         return npy_truncated(path, &h, present);
-    unsigned char *data = malloc(h.data_bytes ? h.data_bytes : 1);
+    unsigned char *data = tsr__malloc(h.data_bytes ? h.data_bytes : 1);
     if (!data)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "tsr_load_npy: %s: cannot allocate %zu bytes",
                               path, h.data_bytes);
@@ -514,7 +515,7 @@ static int npy_write_file(const char *path, const char *header, size_t header_le
                           size_t bytes)
 {
     size_t tmp_len = strlen(path) + 16;
-    char *tmp = malloc(tmp_len);
+    char *tmp = tsr__malloc(tmp_len);
     if (!tmp)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "tsr_save_npy: %s: out of memory", path);
     snprintf(tmp, tmp_len, "%s.partial", path);
@@ -544,7 +545,7 @@ tsr_status tsr_save_npy(const char *path, const tsr_tensor *tensor)
     if (!descr)
         return tsr__set_error(TSR_ERR_DTYPE, "tsr_save_npy: %s: invalid dtype", path);
     size_t bytes = (size_t)tsr_tensor_numel(tensor) * npy_dtype_size(tsr_tensor_dtype(tensor));
-    unsigned char *data = malloc(bytes ? bytes : 1);
+    unsigned char *data = tsr__malloc(bytes ? bytes : 1);
     if (!data)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "tsr_save_npy: %s: cannot allocate %zu bytes",
                               path, bytes);

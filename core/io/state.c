@@ -16,6 +16,7 @@
 #include "io/state_place.h"
 #include "runtime/error.h"
 #include "optim/optim.h"
+#include "runtime/alloc.h"
 #include "tensor/shape.h"
 
 #include <errno.h>
@@ -331,7 +332,7 @@ static bool parse_geometry(char *rest, record *r)
 
 static bool append_record(record **list, size_t *n, record *r)
 {
-    record *grown = realloc(*list, (*n + 1) * sizeof *grown);
+    record *grown = tsr__realloc(*list, (*n + 1) * sizeof *grown);
     if (!grown)
         return false;
     grown[(*n)++] = *r;
@@ -379,9 +380,11 @@ static tsr_status parse_optimizer_line(state_index *ix, char *rest, const char *
                                     "index's param records");
     ix->has_optimizer = true;
     ix->opt_count = (size_t)count;
-    ix->steps = calloc(ix->opt_count ? ix->opt_count : 1, sizeof *ix->steps);
+    ix->steps = tsr__calloc(ix->opt_count ? ix->opt_count : 1, sizeof *ix->steps);
     if (!ix->steps)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "state_load: out of memory");
+    for (size_t i = 0; i < ix->opt_count; i++)
+        ix->steps[i] = -1; /* no step record yet: a second one is refused */
     return TSR_OK;
 }
 
@@ -421,6 +424,8 @@ static tsr_status parse_line(state_index *ix, char *text, const char *path, int 
         if (!ix->has_optimizer || sscanf(rest, "%llu %lld%n", &i, &n, &used) != 2 ||
             rest[used] != '\0' || rest[0] == '-' || i >= ix->opt_count || n < 0)
             return bad_line(path, line, "malformed step record");
+        if (ix->steps[i] >= 0)
+            return bad_line(path, line, "malformed step record: duplicate parameter index");
         ix->steps[i] = n;
         return TSR_OK;
     }
@@ -666,7 +671,7 @@ static tsr_status commit(tsr_tensor *const *params, size_t count, tsr_tensor **s
     else
         opt->adam = ix->adam;
     for (size_t i = 0; i < opt->count; i++) {
-        opt->params[i].step = ix->steps[i];
+        opt->params[i].step = ix->steps[i] < 0 ? 0 : ix->steps[i];
         for (int s = 0; s < TSR__OPTIM_MAX_STATE; s++) {
             tsr_tensor **src = &staged_state[i * TSR__OPTIM_MAX_STATE + s];
             tsr_tensor_release(opt->params[i].state[s]);
@@ -691,7 +696,7 @@ tsr_status tsr_state_load(const char *dir, tsr_tensor *const *params, const char
         return st;
     state_index ix = {0};
     size_t nstate = optimizer ? optimizer->count * TSR__OPTIM_MAX_STATE : 0;
-    tsr_tensor **staged = calloc(count + nstate + 1, sizeof *staged);
+    tsr_tensor **staged = tsr__calloc(count + nstate + 1, sizeof *staged);
     if (!staged)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "state_load: out of memory");
     tsr__state_place place;

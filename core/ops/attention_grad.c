@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "tensor/scalar.h"
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
 #include "ops/attention.h"
@@ -72,7 +73,7 @@ static tsr_status run_blocks(tsr__node *node, const tsr__attention *a, tsr_tenso
                              tsr_tensor *row_dot, tsr_tensor *lse, tsr_tensor **gi)
 {
     size_t count = (size_t)((a->keys + TSR__KEY_BLOCK - 1) / TSR__KEY_BLOCK);
-    tsr_tensor **dk = calloc(count, sizeof *dk), **dv = calloc(count, sizeof *dv), *dq = NULL;
+    tsr_tensor **dk = tsr__calloc(count, sizeof *dk), **dv = tsr__calloc(count, sizeof *dv), *dq = NULL;
     tsr_status st = dk && dv ? TSR_OK
                              : tsr__set_error(TSR_ERR_OUT_OF_MEMORY,
                                               "scaled_dot_product_attention: out of host memory");

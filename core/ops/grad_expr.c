@@ -51,8 +51,10 @@ tsr_status tsr__grad_retain(const tsr_tensor *g, tsr_tensor **out)
 
 tsr_tensor *tsr__gx_keep(tsr__gx *x, tsr_status st, tsr_tensor *t)
 {
-    if (x->status != TSR_OK)
+    if (x->status != TSR_OK) { /* a step run after an earlier one failed */
+        tsr_tensor_release(t);
         return NULL;
+    }
     if (st != TSR_OK) {
         x->status = st;
         return NULL;

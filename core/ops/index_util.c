@@ -1,6 +1,7 @@
 /* Helpers of the indexing, joining, sorting and set ops. */
 #include "ops/index_util.h"
 
+#include "runtime/alloc.h"
 #include "tensor/copy.h"
 #include "tensor/scalar.h"
 #include "runtime/error.h"
@@ -28,7 +29,7 @@ static tsr_status read_as(const char *op, const tsr_tensor *t, tsr_dtype dtype, 
         return st;
     }
     size_t bytes = (size_t)tsr_tensor_numel(t) * tsr_dtype_size(dtype);
-    void *host = malloc(bytes ? bytes : 1);
+    void *host = tsr__malloc(bytes ? bytes : 1);
     if (!host)
         st = tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory (%zu bytes)", op, bytes);
     if (st == TSR_OK)

@@ -2,6 +2,7 @@
  * cat writes each input into a narrowed window of its output with the copy
  * kernel (which also converts dtypes); the splits are views. */
 #include "autograd/graph.h"
+#include "runtime/alloc.h"
 #include "tensor/copy.h"
 #include "tensor/launch.h"
 #include "tensor/scalar.h"
@@ -177,7 +178,7 @@ static tsr_status cat_of_views(const char *op, const tsr_tensor *const *tensors,
     tsr_status st = check_list(op, tensors, count, out);
     if (st != TSR_OK)
         return st;
-    tsr_tensor **views = calloc(count, sizeof *views);
+    tsr_tensor **views = tsr__calloc(count, sizeof *views);
     if (!views)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory", op);
     size_t made = 0;
@@ -282,7 +283,7 @@ static tsr_status pieces(const tsr_tensor *t, int d, const int64_t *sizes, size_
 static tsr_status even_pieces(const char *op, const tsr_tensor *t, int d, int64_t size, size_t n,
                               tsr_tensor **outs)
 {
-    int64_t *sizes = malloc((n ? n : 1) * sizeof *sizes);
+    int64_t *sizes = tsr__malloc((n ? n : 1) * sizeof *sizes);
     if (!sizes)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory", op);
     int64_t left = t->shape[d];

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "tensor/launch.h"
+#include "runtime/alloc.h"
 #include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "ops/nn.h"
@@ -164,7 +165,7 @@ static tsr_status check_targets(const char *name, const tsr_tensor *target, int6
     int64_t n = tsr_tensor_numel(target);
     tsr_tensor *wide = NULL;
     tsr_status st = tsr_to_dtype(target, TSR_INT64, &wide);
-    int64_t *values = st == TSR_OK ? malloc((size_t)(n ? n : 1) * sizeof(int64_t)) : NULL;
+    int64_t *values = st == TSR_OK ? tsr__malloc((size_t)(n ? n : 1) * sizeof(int64_t)) : NULL;
     if (st == TSR_OK && !values)
         st = tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory", name);
     if (st == TSR_OK)

@@ -11,6 +11,7 @@
 #include "ops/products.h"
 
 #include "autograd/graph.h"
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
 
@@ -522,8 +523,8 @@ tsr_status tsr_einsum(const char *equation_text, const tsr_tensor *const *operan
         if (!operands[i])
             return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "einsum: operand %zu is NULL", i);
     }
-    equation *eq = calloc(1, sizeof *eq);
-    tsr_tensor **aligned = calloc(count, sizeof *aligned);
+    equation *eq = tsr__calloc(1, sizeof *eq);
+    tsr_tensor **aligned = tsr__calloc(count, sizeof *aligned);
     alignment al;
     tsr_status st =
         eq && aligned ? TSR_OK : tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "einsum: out of memory");

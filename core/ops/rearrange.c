@@ -3,6 +3,7 @@
  * an index_select with a small index built on the host (flip, roll, the
  * reflect and replicate pads), so no backend needs a kernel of its own. */
 #include "autograd/graph.h"
+#include "runtime/alloc.h"
 #include "tensor/copy.h"
 #include "tensor/scalar.h"
 #include "runtime/error.h"
@@ -18,7 +19,7 @@ typedef int64_t (*index_map_fn)(int64_t j, const int64_t *params);
 static tsr_status select_mapped(const char *op, const tsr_tensor *x, int d, int64_t n,
                                 index_map_fn map, const int64_t *params, tsr_tensor **out)
 {
-    int64_t *values = malloc((size_t)(n > 0 ? n : 1) * sizeof *values);
+    int64_t *values = tsr__malloc((size_t)(n > 0 ? n : 1) * sizeof *values);
     if (!values)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory", op);
     for (int64_t j = 0; j < n; j++)
@@ -312,7 +313,7 @@ static tsr_status interleave_counts(const char *op, const tsr_tensor *x, int d,
         if (__builtin_add_overflow(total, counts[i], &total))
             return tsr__set_error(TSR_ERR_OVERFLOW, "%s: the repeated size overflows", op);
     }
-    int64_t *index = malloc((size_t)(total > 0 ? total : 1) * sizeof *index);
+    int64_t *index = tsr__malloc((size_t)(total > 0 ? total : 1) * sizeof *index);
     if (!index)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory", op);
     int64_t k = 0;

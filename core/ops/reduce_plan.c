@@ -142,8 +142,10 @@ tsr_status tsr__reduce_run(const tsr__reduce_call *call, const tsr_tensor *t,
                          (const tsr_tensor *const *)&input, 1, results, call->noutputs,
                          &call->attrs);
     tsr_tensor_release(input);
-    for (int i = 0; i < call->noutputs && st == TSR_OK; i++)
-        st = reshape_result(plan, &results[i]);
+    for (int i = 0; i < call->noutputs && st == TSR_OK; i++) {
+        if ((st = reshape_result(plan, &results[i])) != TSR_OK)
+            tsr__prefix_error("%s", call->name);
+    }
     if (st == TSR_OK && call->grad != TSR__RGRAD_NONE) {
         double param = call->grad == TSR__RGRAD_NORM ? call->attrs.p : call->attrs.correction;
         st = tsr__grad_record_reduce(call->grad, call->name, t, plan, param, results, 1,

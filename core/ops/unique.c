@@ -10,6 +10,7 @@
  * an index_select of each group's first row, and the inverse a scatter of
  * group numbers through the sort order. */
 #include "autograd/graph.h"
+#include "runtime/alloc.h"
 #include "tensor/copy.h"
 #include "tensor/launch.h"
 #include "tensor/scalar.h"
@@ -39,9 +40,9 @@ static tsr_status find_groups(const char *op, const tsr_tensor *rows, groups *g)
     int64_t n = rows->shape[0], w = rows->shape[1];
     g->n = n;
     g->k = 0;
-    g->first = malloc((size_t)(n > 0 ? n : 1) * sizeof *g->first);
-    g->counts = malloc((size_t)(n > 0 ? n : 1) * sizeof *g->counts);
-    g->ids = malloc((size_t)(n > 0 ? n : 1) * sizeof *g->ids);
+    g->first = tsr__malloc((size_t)(n > 0 ? n : 1) * sizeof *g->first);
+    g->counts = tsr__malloc((size_t)(n > 0 ? n : 1) * sizeof *g->counts);
+    g->ids = tsr__malloc((size_t)(n > 0 ? n : 1) * sizeof *g->ids);
     if (!g->first || !g->counts || !g->ids)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory", op);
     uint8_t *differs = NULL;

@@ -21,6 +21,8 @@ static tsr_status make_view(const tsr_tensor *t, int ndim, const int64_t *shape,
 {
     tsr_tensor *result = NULL;
     tsr_status st = tsr__tensor_restride(t, ndim, shape, strides, offset, &result);
+    if (st != TSR_OK)
+        tsr__prefix_error("%s", args->name);
     return tsr__grad_view(st, args, t, result, true, out);
 }
 

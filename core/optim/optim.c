@@ -2,6 +2,7 @@
  * every parameter that has a gradient, zero_grad, and the queries. The
  * update rules live in optim_sgd.c and optim_adam.c. */
 #include "optim/optim.h"
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 
 #include <stdlib.h>
@@ -43,8 +44,8 @@ tsr_status tsr__optimizer_create(tsr__optim_kind kind, const char *name,
                                       "a parameter may appear only once",
                                       name, i, j);
     }
-    tsr_optimizer *opt = calloc(1, sizeof *opt);
-    tsr__optim_param *slots = calloc(count, sizeof *slots);
+    tsr_optimizer *opt = tsr__calloc(1, sizeof *opt);
+    tsr__optim_param *slots = tsr__calloc(count, sizeof *slots);
     if (!opt || !slots) {
         free(opt);
         free(slots);

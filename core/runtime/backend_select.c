@@ -1,5 +1,6 @@
 /* Initialising backends and choosing the default (TESSERA_BACKEND). */
 #include "runtime/backend.h"
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 #include "runtime/loader.h"
 
@@ -15,7 +16,7 @@ static void initialise(tsr__plugin_record *r)
 {
     if (r->state != TSR__PLUGIN_FOUND)
         return;
-    tsr_backend *b = calloc(1, sizeof *b);
+    tsr_backend *b = tsr__calloc(1, sizeof *b);
     if (!b) {
         snprintf(r->reason, sizeof r->reason, "out of memory");
         r->state = TSR__PLUGIN_FAILED;

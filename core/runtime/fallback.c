@@ -8,6 +8,7 @@
  * lost. */
 #include "runtime/fallback.h"
 
+#include "runtime/alloc.h"
 #include "runtime/dispatch.h"
 #include "runtime/error.h"
 
@@ -94,7 +95,7 @@ static bool first_time(const tsr_backend *b, tsr_op op, tsr_dtype in, tsr_dtype 
     }
     if (logged_count == logged_capacity) {
         size_t capacity = logged_capacity ? 2 * logged_capacity : 32;
-        logged_row *grown = realloc(logged, capacity * sizeof *grown);
+        logged_row *grown = tsr__realloc(logged, capacity * sizeof *grown);
         if (!grown)
             return true;
         logged = grown;

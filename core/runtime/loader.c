@@ -6,6 +6,7 @@
  * for, so a program pays only for the backends it uses. */
 #include "runtime/loader.h"
 
+#include "runtime/alloc.h"
 #include "runtime/backend.h"
 #include "runtime/error.h"
 
@@ -33,7 +34,7 @@ static tsr__plugin_record *new_record(const char *path)
 {
     if (record_count == record_capacity) {
         size_t cap = record_capacity ? record_capacity * 2 : 8;
-        tsr__plugin_record *grown = realloc(records, cap * sizeof *grown);
+        tsr__plugin_record *grown = tsr__realloc(records, cap * sizeof *grown);
         if (!grown)
             return NULL;
         records = grown;
@@ -205,7 +206,7 @@ static void scan_directory(const char *dir)
     size_t n = 0;
     for (struct dirent *e; (e = readdir(d)) && n < 256;) {
         if (is_plugin_file(e->d_name))
-            names[n++] = strdup(e->d_name);
+            names[n++] = tsr__strdup(e->d_name);
     }
     closedir(d);
     qsort(names, n, sizeof *names, compare_names);
@@ -256,7 +257,7 @@ static void discover(void)
 {
     const char *env = getenv("TESSERA_PLUGIN_PATH");
     if (env && *env) {
-        char *copy = strdup(env), *save = NULL;
+        char *copy = tsr__strdup(env), *save = NULL;
         for (char *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir;
              dir = strtok_r(NULL, ":", &save))
             scan_directory(dir);

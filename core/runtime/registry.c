@@ -1,5 +1,6 @@
 /* The capability registry: which kernel runs (op, input dtype, output dtype). */
 #include "runtime/backend.h"
+#include "runtime/alloc.h"
 #include "runtime/dtype.h"
 #include "runtime/error.h"
 
@@ -36,7 +37,7 @@ static tsr_status check_row(const tsr_kernel_entry *e, size_t row, const char *p
 static tsr_status add_row(tsr_backend *b, const tsr_kernel_entry *e, size_t row, const char *path)
 {
     tsr__kernel_slot **slot = &b->kernels[e->op][e->dtype_in];
-    if (!*slot && !(*slot = calloc(1, sizeof **slot)))
+    if (!*slot && !(*slot = tsr__calloc(1, sizeof **slot)))
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of memory for the kernel table",
                               path);
     if ((*slot)->fn[e->dtype_out])

@@ -3,6 +3,7 @@
  * the copy family in ops/copy.c). */
 #include "tensor/copy.h"
 
+#include "runtime/alloc.h"
 #include "runtime/backend.h"
 #include "tensor/launch.h"
 #include "tensor/scalar.h"
@@ -140,7 +141,7 @@ tsr_status tsr__move_across(const char *op, const tsr_tensor *t, tsr_backend *ds
                             tsr_tensor **out)
 {
     size_t bytes = (size_t)tsr_tensor_numel(t) * tsr_dtype_size(t->dtype);
-    void *host = malloc(bytes ? bytes : 1);
+    void *host = tsr__malloc(bytes ? bytes : 1);
     if (!host)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory (%zu bytes)", op,
                               bytes);
@@ -185,7 +186,7 @@ tsr_status tsr__move_view_across(const char *op, const tsr_tensor *t, tsr_backen
     int64_t lo, hi;
     storage_span(t, &lo, &hi);
     size_t esize = tsr_dtype_size(t->dtype), bytes = (size_t)(hi - lo) * esize;
-    void *host = malloc(bytes ? bytes : 1);
+    void *host = tsr__malloc(bytes ? bytes : 1);
     if (!host)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory (%zu bytes)", op,
                               bytes);
@@ -209,7 +210,7 @@ tsr_status tsr__move_view_back(const char *op, const tsr_tensor *moved, tsr_tens
     int64_t lo, hi;
     storage_span(view, &lo, &hi);
     size_t esize = tsr_dtype_size(view->dtype), bytes = (size_t)(hi - lo) * esize;
-    void *host = malloc(bytes ? bytes : 1);
+    void *host = tsr__malloc(bytes ? bytes : 1);
     if (!host)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory (%zu bytes)", op,
                               bytes);

@@ -1,5 +1,6 @@
 /* Creating tensors: empty, zeros, ones, full, arange, linspace, eye, host I/O. */
 #include "runtime/backend.h"
+#include "runtime/alloc.h"
 #include "tensor/copy.h"
 #include "tensor/scalar.h"
 #include "runtime/error.h"
@@ -143,7 +144,7 @@ tsr_status tsr_arange(tsr_scalar start, tsr_scalar end, tsr_scalar step, tsr_dty
     if (st != TSR_OK)
         return st;
     bool integer_values = tsr_dtype_is_integral(dtype, false) && integral;
-    void *values = malloc((size_t)(n ? n : 1) * 8);
+    void *values = tsr__malloc((size_t)(n ? n : 1) * 8);
     if (!values)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "arange: out of host memory");
     for (int64_t i = 0; i < n; i++) {
@@ -191,7 +192,7 @@ tsr_status tsr_linspace(tsr_scalar start, tsr_scalar end, int64_t steps, tsr_dty
     double step = steps > 1 ? (e - s) / (double)(steps - 1) : 0;
     if (single)
         step = (double)(((float)e - (float)s) / (float)(steps > 1 ? steps - 1 : 1));
-    double *values = malloc((size_t)(steps ? steps : 1) * sizeof *values);
+    double *values = tsr__malloc((size_t)(steps ? steps : 1) * sizeof *values);
     if (!values)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "linspace: out of host memory");
     for (int64_t i = 0; i < steps; i++)
@@ -216,7 +217,7 @@ tsr_status tsr_eye(int64_t n, int64_t m, tsr_dtype dtype, tsr_backend *backend, 
     if (st != TSR_OK)
         return st;
     size_t count = (size_t)(n * m);
-    bool *ones = calloc(count > 0 ? count : 1, 1);
+    bool *ones = tsr__calloc(count > 0 ? count : 1, 1);
     if (!ones)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "eye: out of host memory");
     for (int64_t i = 0; i < n && i < m; i++)

@@ -1,6 +1,7 @@
 /* Seeded random tensors. Numbers are drawn on the host from one sequence,
  * so a seed gives the same values on every backend. */
 #include "tensor/copy.h"
+#include "runtime/alloc.h"
 #include "tensor/scalar.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
@@ -26,7 +27,7 @@ tsr_status tsr_generator_create(uint64_t seed, tsr_generator **out)
 {
     if (!out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "generator_create: out must not be NULL");
-    tsr_generator *g = malloc(sizeof *g);
+    tsr_generator *g = tsr__malloc(sizeof *g);
     if (!g)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "generator_create: out of memory");
     g->state = seed;
@@ -95,7 +96,7 @@ static tsr_status random_tensor(const char *op, tsr_generator *g, const draw *d,
     tsr_status st = tsr__check_shape(op, "size", ndim, shape, 8, &n);
     if (st != TSR_OK)
         return st;
-    void *values = malloc((size_t)(n ? n : 1) * 8);
+    void *values = tsr__malloc((size_t)(n ? n : 1) * 8);
     if (!values)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of host memory", op);
     fill_values(g, d, dtype, n, values);

@@ -8,6 +8,7 @@
  * reported at once and LeakSanitizer sees every record that is not freed. */
 #include "tensor/record_cache.h"
 
+#include "runtime/alloc.h"
 #include "tensor/tensor.h"
 
 #include <pthread.h>
@@ -91,7 +92,7 @@ void *tsr__record_alloc(tsr__record_kind kind)
     size_t size = record_size(kind);
     free_record *r = lists.head[kind];
     if (!r)
-        return calloc(1, size);
+        return tsr__calloc(1, size);
     lists.head[kind] = r->next;
     lists.count[kind]--;
     memset(r, 0, size);

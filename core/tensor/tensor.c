@@ -109,7 +109,9 @@ tsr_status tsr__tensor_empty(const char *op, tsr_backend *backend, tsr_dtype dty
     }
     int64_t strides[TSR_MAX_DIMS];
     tsr__contiguous_strides(ndim, shape, strides);
-    return wrap_owned(storage, dtype, ndim, shape, strides, 0, out);
+    if ((st = wrap_owned(storage, dtype, ndim, shape, strides, 0, out)) != TSR_OK)
+        tsr__prefix_error("%s", op);
+    return st;
 }
 
 tsr_status tsr__tensor_restride(const tsr_tensor *t, int ndim, const int64_t *shape,

@@ -837,6 +837,9 @@ static void load_refuses_malformed_index_lines(void)
     CHECK_ERROR(load_index(dir, "tessera-state 1\nparam w p.npy float32 3 0 4611686018427387904 "
                                 "4611686018427387904\nend\n"),
                 TSR_ERR_FORMAT, "index.txt:2: malformed param record");
+    CHECK_ERROR(load_index(dir, "tessera-state 1\nparam w p.npy float32 1 3\n"
+                                "optimizer sgd 1\nstep 0 1\nstep 0 2\nend\n"),
+                TSR_ERR_FORMAT, "index.txt:5: malformed step record: duplicate");
     CHECK_ERROR(load_index(dir, "tessera-state 1\noptimizer sgd 4294967296\nend\n"),
                 TSR_ERR_FORMAT, "index.txt:2: malformed optimizer record");
     CHECK_ERROR(load_index(dir, "tessera-state 1\nparam w p.npy float32 1 3\n"
