@@ -5,6 +5,7 @@
  * the backend's free. Only host-memory backends qualify, since their memory
  * handles are plain pointers that kernels read directly. */
 #include "io/blob.h"
+#include "runtime/alloc.h"
 
 #include "runtime/backend.h"
 #include "runtime/error.h"
@@ -127,7 +128,7 @@ tsr_status tsr_from_blob(void *data, int ndim, const int64_t *shape, const int64
 {
     if (!out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "tsr_from_blob: out must not be NULL");
-    blob_owner *owner = malloc(sizeof *owner);
+    blob_owner *owner = tsr__malloc(sizeof *owner);
     if (!owner)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "tsr_from_blob: out of memory");
     *owner = (blob_owner){deleter, data, context};

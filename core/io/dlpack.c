@@ -7,6 +7,7 @@
  * memory crosses: a device backend's memory handles are opaque to the core
  * (plugin.h), so there is nothing a consumer could be given for them. */
 #include "io/blob.h"
+#include "runtime/alloc.h"
 
 #include "runtime/backend.h"
 #include "runtime/error.h"
@@ -80,7 +81,7 @@ tsr_status tsr_to_dlpack(const tsr_tensor *tensor, DLManagedTensor **out)
         tsr__prefix_error("tsr_to_dlpack");
         return st;
     }
-    dl_export *e = calloc(1, sizeof *e);
+    dl_export *e = tsr__calloc(1, sizeof *e);
     if (!e)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "tsr_to_dlpack: out of memory");
     if (tensor->ndim > 0) {

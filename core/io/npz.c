@@ -7,6 +7,7 @@
  * deflate's largest ratio (1032:1) before it is allocated, and each member's
  * CRC-32 is checked. Members are parsed by the .npy reader in memory. */
 #include "io/npy.h"
+#include "runtime/alloc.h"
 
 #include "runtime/error.h"
 
@@ -129,7 +130,7 @@ static int npz_extract(const npz_file *z, const npz_member *m, unsigned char **o
                               "its %llu compressed bytes",
                               OP, z->path, m->name, (unsigned long long)m->usize,
                               (unsigned long long)m->csize);
-    unsigned char *buf = malloc(m->usize ? (size_t)m->usize : 1);
+    unsigned char *buf = tsr__malloc(m->usize ? (size_t)m->usize : 1);
     if (!buf)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: %s: out of memory", OP, z->path);
     bool ok = true;
@@ -210,8 +211,8 @@ static int npz_load(const npz_file *z, tsr_backend *backend, char ***names, tsr_
     int st = npz_directory(z, &at, &n);
     if (st != TSR_OK)
         return st;
-    char **nm = calloc(n ? n : 1, sizeof *nm);
-    tsr_tensor **ts = calloc(n ? n : 1, sizeof *ts);
+    char **nm = tsr__calloc(n ? n : 1, sizeof *nm);
+    tsr_tensor **ts = tsr__calloc(n ? n : 1, sizeof *ts);
     if (!nm || !ts)
         st = tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of memory", OP);
     for (size_t i = 0; i < n && st == TSR_OK; i++) {
@@ -247,7 +248,7 @@ tsr_status tsr_load_npz(const char *path, tsr_backend *backend, char ***names,
     if (fseek(f, 0, SEEK_END) == 0)
         size = ftell(f);
     rewind(f);
-    unsigned char *data = size >= 0 ? malloc(size ? (size_t)size : 1) : NULL;
+    unsigned char *data = size >= 0 ? tsr__malloc(size ? (size_t)size : 1) : NULL;
     int st = TSR_OK;
     if (size < 0)
         st = tsr__set_error(TSR_ERR_IO, "%s: %s: cannot determine the file size", OP, path);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "runtime/backend.h"
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 #include "tensor/copy.h"
 
@@ -30,7 +31,7 @@ static void put(text *s, const char *str, size_t n)
         size_t cap = s->cap ? s->cap : 256;
         while (cap < s->len + n + 1)
             cap *= 2;
-        char *p = realloc(s->p, cap);
+        char *p = tsr__realloc(s->p, cap);
         if (!p) {
             s->failed = true;
             return;
@@ -345,7 +346,7 @@ static tsr_status load_values(const tsr_tensor *t, values *v, void **buffer)
     v->numel = tsr_tensor_numel(t);
     tsr_dtype wide = v->complex ? TSR_COMPLEX128 : v->floating ? TSR_FLOAT64 : TSR_INT64;
     size_t bytes = (size_t)v->numel * tsr_dtype_size(wide);
-    *buffer = malloc(bytes ? bytes : 1);
+    *buffer = tsr__malloc(bytes ? bytes : 1);
     if (!*buffer)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "tensor_to_string: out of host memory");
     tsr_tensor *w = NULL;
@@ -368,7 +369,7 @@ static void write_data(const values *v, text *s)
     int64_t picked = 1; /* at most 2 * EDGEITEMS per dim when summarized */
     for (int d = 0; d < v->ndim; d++)
         picked *= summarize && v->shape[d] > 2 * EDGEITEMS ? 2 * EDGEITEMS : v->shape[d];
-    int64_t *pick = malloc((size_t)picked * sizeof *pick);
+    int64_t *pick = tsr__malloc((size_t)picked * sizeof *pick);
     if (!pick) {
         s->failed = true;
         return;

@@ -8,6 +8,7 @@
  * source (a file or a memory buffer) so that the fuzzer runs the very code
  * that files do. */
 #include "io/safetensors.h"
+#include "runtime/alloc.h"
 
 #include "runtime/error.h"
 #include "tensor/shape.h"
@@ -160,7 +161,7 @@ static int st_parse_header(const st_source *src, const cJSON *root, uint64_t dat
     size_t n = 0;
     for (const cJSON *c = root->child; c; c = c->next)
         n++;
-    st_entry *e = calloc(n ? n : 1, sizeof *e);
+    st_entry *e = tsr__calloc(n ? n : 1, sizeof *e);
     if (!e)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: %s: out of memory", LOAD, src->name);
     size_t k = 0;
@@ -213,7 +214,7 @@ static int st_make_tensor(const st_source *src, const st_entry *e, uint64_t data
                           tsr_backend *backend, tsr_tensor **out)
 {
     size_t bytes = (size_t)(e->end - e->begin);
-    unsigned char *buf = malloc(bytes ? bytes : 1);
+    unsigned char *buf = tsr__malloc(bytes ? bytes : 1);
     if (!buf)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: %s: cannot allocate %zu bytes", LOAD,
                               src->name, bytes);
@@ -233,13 +234,13 @@ static int st_make_tensor(const st_source *src, const st_entry *e, uint64_t data
 static int st_make_all(const st_source *src, const st_entry *e, size_t n, uint64_t data_start,
                        tsr_backend *backend, char ***names, tsr_tensor ***tensors)
 {
-    char **nm = calloc(n ? n : 1, sizeof *nm);
-    tsr_tensor **ts = calloc(n ? n : 1, sizeof *ts);
+    char **nm = tsr__calloc(n ? n : 1, sizeof *nm);
+    tsr_tensor **ts = tsr__calloc(n ? n : 1, sizeof *ts);
     int st = nm && ts
                  ? TSR_OK
                  : tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: %s: out of memory", LOAD, src->name);
     for (size_t i = 0; i < n && st == TSR_OK; i++) {
-        nm[i] = strdup(e[i].name);
+        nm[i] = tsr__strdup(e[i].name);
         st = nm[i] ? st_make_tensor(src, &e[i], data_start, backend, &ts[i])
                    : tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of memory", LOAD);
     }
@@ -262,7 +263,7 @@ static int st_metadata(const st_source *src, const cJSON *root, const char *meta
     if (!cJSON_IsString(v))
         return tsr__set_error(TSR_ERR_FORMAT, "%s: %s: __metadata__ has no \"%s\"", LOAD, src->name,
                               meta_key);
-    *meta_value = strdup(v->valuestring);
+    *meta_value = tsr__strdup(v->valuestring);
     return *meta_value ? TSR_OK : tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of memory", LOAD);
 }
 
@@ -293,7 +294,7 @@ static int st_load(const st_source *src, tsr_backend *backend, const char *meta_
                               "%llu bytes",
                               LOAD, src->name, (unsigned long long)len,
                               (unsigned long long)src->size);
-    char *text = malloc((size_t)len + 1);
+    char *text = tsr__malloc((size_t)len + 1);
     if (!text)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: %s: out of memory", LOAD, src->name);
     st = st_read(src, 8, text, (size_t)len);
@@ -448,7 +449,7 @@ static char *st_header(const char *const *names, const tsr_tensor *const *tensor
     if (!text)
         return NULL;
     size_t n = strlen(text), padded = (n + 7) / 8 * 8;
-    char *out = realloc(text, padded + 1);
+    char *out = tsr__realloc(text, padded + 1);
     if (!out) {
         free(text);
         return NULL;
@@ -462,7 +463,7 @@ static char *st_header(const char *const *names, const tsr_tensor *const *tensor
 static int st_write_data(FILE *f, const tsr_tensor *t)
 {
     size_t bytes = (size_t)tsr_tensor_numel(t) * tsr_dtype_size(tsr_tensor_dtype(t));
-    unsigned char *buf = malloc(bytes ? bytes : 1);
+    unsigned char *buf = tsr__malloc(bytes ? bytes : 1);
     if (!buf)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", SAVE, bytes);
     int st = tsr_to_host(t, buf, bytes);
@@ -504,7 +505,7 @@ int tsr__safetensors_save_meta(const char *path, const char *const *names,
     size_t len = 0;
     char *header = st_header(names, tensors, count, meta_key, meta_value, &len);
     size_t tmp_len = strlen(path) + 16;
-    char *tmp = malloc(tmp_len);
+    char *tmp = tsr__malloc(tmp_len);
     if (!header || !tmp) {
         free(header);
         free(tmp);

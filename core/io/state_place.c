@@ -3,6 +3,7 @@
  * the file's __metadata__, so the index format and its checks are the same
  * as for a directory of .npy files. */
 #include "io/state_place.h"
+#include "runtime/alloc.h"
 
 #include "io/safetensors.h"
 #include "runtime/error.h"
@@ -30,13 +31,13 @@ void tsr__state_place_free(tsr__state_place *place)
 
 tsr_status tsr__state_place_add(tsr__state_place *place, const char *key, const tsr_tensor *t)
 {
-    char **names = realloc(place->names, (place->count + 1) * sizeof *names);
+    char **names = tsr__realloc(place->names, (place->count + 1) * sizeof *names);
     if (names)
         place->names = names;
-    const tsr_tensor **tensors = realloc(place->tensors, (place->count + 1) * sizeof *tensors);
+    const tsr_tensor **tensors = tsr__realloc(place->tensors, (place->count + 1) * sizeof *tensors);
     if (tensors)
         place->tensors = tensors;
-    char *copy = names && tensors ? strdup(key) : NULL;
+    char *copy = names && tensors ? tsr__strdup(key) : NULL;
     if (!copy)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "state_save: out of memory");
     place->names[place->count] = copy;
