@@ -222,6 +222,9 @@ static bool run_backend(const options *o, const char *name, const conf_manifest 
         fprintf(stderr, "tessera-conformance: %s\n", tsr_last_error());
         return false;
     }
+    /* A case with no tensor operand (an op on two Python numbers) runs on
+     * the default backend: the one under test. */
+    tsr_set_default_backend(backend);
     conf_source source = conf_source_golden(o->cases);
     conf_runner runner = {o->cases, backend, &source, o->no_grad};
     for (size_t i = 0; i < m->count; i++) {

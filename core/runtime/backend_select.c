@@ -161,6 +161,15 @@ tsr_status tsr_backend_get(const char *name, tsr_backend **out)
     return st;
 }
 
+tsr_status tsr_set_default_backend(tsr_backend *backend)
+{
+    tsr__loader_lock();
+    default_backend = backend;
+    default_failure[0] = '\0';
+    tsr__loader_unlock();
+    return TSR_OK;
+}
+
 tsr_status tsr__backend_resolve(const char *op, tsr_backend *backend, tsr_backend **out)
 {
     if (backend) {

@@ -99,6 +99,11 @@ TSR_API const char *tsr_version(uint32_t *plugin_abi);
  * gives the default: the first loadable name of TESSERA_BACKEND, or else the
  * highest-scoring plugin that loads. */
 TSR_API tsr_status tsr_backend_get(const char *name, tsr_backend **out);
+/* Makes `backend` the default for calls that name none and have no tensor
+ * to take one from (creation with a NULL backend, an op on two Python
+ * numbers); NULL goes back to TESSERA_BACKEND's choice, made anew on next
+ * use. Like torch.set_default_device, it is process-wide. */
+TSR_API tsr_status tsr_set_default_backend(tsr_backend *backend);
 TSR_API const char *tsr_backend_name(const tsr_backend *backend);
 /* Whether `backend` has a kernel for op with these input/output dtypes. */
 TSR_API bool tsr_backend_has_kernel(const tsr_backend *backend, tsr_op op, tsr_dtype in,
