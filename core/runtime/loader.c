@@ -184,7 +184,7 @@ static bool already_seen(const char *real)
 
 static int compare_names(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp((const char *)a, (const char *)b);
 }
 
 static bool is_plugin_file(const char *name)
@@ -202,18 +202,19 @@ static void scan_directory(const char *dir)
         tsr__log("loader", "skipping directory %s: cannot open it", dir);
         return;
     }
-    char *names[256];
+    /* Discovery runs once (pthread_once), so the names live in static
+     * storage: no allocation can fail here and drop a plugin from the list. */
+    static char names[256][sizeof(((struct dirent *)0)->d_name)];
     size_t n = 0;
     for (struct dirent *e; (e = readdir(d)) && n < 256;) {
         if (is_plugin_file(e->d_name))
-            names[n++] = tsr__strdup(e->d_name);
+            snprintf(names[n++], sizeof names[0], "%s", e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, compare_names);
+    qsort(names, n, sizeof names[0], compare_names);
     for (size_t i = 0; i < n; i++) {
         char path[PATH_MAX], real[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        free(names[i]);
+        snprintf(path, sizeof path, "%s/%.*s", dir, (int)sizeof names[0] - 1, names[i]);
         if (!realpath(path, real)) {
             /* a dangling symlink, most often: say so, or the plugin just vanishes */
             tsr__log("loader", "skipping %s: cannot resolve it: %s", path, strerror(errno));
