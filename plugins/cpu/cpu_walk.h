@@ -48,6 +48,11 @@ void tsr__cpu_walk_range(const tsr__cpu_walk *walk, int64_t begin, int64_t end, 
 void tsr__cpu_walk_run(tsr__cpu_backend *backend, const tsr__cpu_walk *walk, int64_t grain,
                        tsr__cpu_row_fn row, void *context);
 
+/* 1 when `desc` is row-major without gaps over its dims of extent > 1 and
+ * has memory: the layout the row kernels (reductions, softmax, norms, sort,
+ * gathers) take as one flat array. Size-1 dims may have any stride. */
+int tsr__cpu_desc_dense(const tsr_tensor_desc *desc);
+
 /* Elements per task for streaming elementwise work: large enough that the
  * pool's wake-up cost disappears, small enough to balance two threads. */
 #define TSR__CPU_ELEMENTWISE_GRAIN ((int64_t)1 << 16)

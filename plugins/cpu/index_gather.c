@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cpu_backend.h"
+#include "cpu_walk.h"
 #include "index_walk.h" /* tsr__ref_kernel_gather */
 
 typedef struct gather_plan {
@@ -15,23 +16,6 @@ typedef struct gather_plan {
     int64_t outer, n, k, inner, numel;
     size_t size;
 } gather_plan;
-
-static int dense(const tsr_tensor_desc *desc)
-{
-    if (desc->ndim < 1 || desc->ndim > TSR_MAX_DIMS || desc->data == NULL) {
-        return 0;
-    }
-    int64_t expected = 1;
-    for (int32_t d = desc->ndim - 1; d >= 0; d--) {
-        if (desc->shape[d] != 1) {
-            if (desc->strides[d] != expected) {
-                return 0;
-            }
-            expected *= desc->shape[d];
-        }
-    }
-    return 1;
-}
 
 static int fits(const tsr_kernel_args *args, gather_plan *plan)
 {
@@ -44,10 +28,10 @@ static int fits(const tsr_kernel_args *args, gather_plan *plan)
     const tsr_index_attrs *attrs = args->attrs;
     const tsr_tensor_desc *in = &args->inputs[0], *index = &args->inputs[1];
     const tsr_tensor_desc *out = &args->outputs[0];
-    if (attrs->struct_size < sizeof(tsr_index_attrs) || !dense(in) || !dense(index) ||
-        !dense(out) || index->ndim != in->ndim || out->ndim != in->ndim || attrs->dim < 0 ||
-        attrs->dim >= in->ndim || in->dtype < 0 || in->dtype >= TSR_DTYPE_COUNT ||
-        out->dtype != in->dtype || index->dtype != TSR_INT64) {
+    if (attrs->struct_size < sizeof(tsr_index_attrs) || in->ndim < 1 || !tsr__cpu_desc_dense(in) ||
+        !tsr__cpu_desc_dense(index) || !tsr__cpu_desc_dense(out) || index->ndim != in->ndim ||
+        out->ndim != in->ndim || attrs->dim < 0 || attrs->dim >= in->ndim || in->dtype < 0 ||
+        in->dtype >= TSR_DTYPE_COUNT || out->dtype != in->dtype || index->dtype != TSR_INT64) {
         return 0;
     }
     int32_t dim = attrs->dim;

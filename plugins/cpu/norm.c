@@ -5,6 +5,7 @@
  * reference kernel. Outputs: (y, mean, rstd) for layer_norm, (y, rstd) for
  * rms_norm, the statistics dense with one element per row. */
 #include "cpu_backend.h"
+#include "cpu_walk.h"
 #include "kernels.h" /* tsr__ref_kernel_norm */
 
 typedef struct norm_job {
@@ -48,23 +49,6 @@ static void norm_task(void *context, int64_t task)
     }
 }
 
-static int dense(const tsr_tensor_desc *desc)
-{
-    if (desc->ndim < 0 || desc->ndim > TSR_MAX_DIMS || desc->data == NULL) {
-        return 0;
-    }
-    int64_t expected = 1;
-    for (int32_t d = desc->ndim - 1; d >= 0; d--) {
-        if (desc->shape[d] != 1) {
-            if (desc->strides[d] != expected) {
-                return 0;
-            }
-            expected *= desc->shape[d];
-        }
-    }
-    return 1;
-}
-
 static int64_t numel(const tsr_tensor_desc *desc)
 {
     int64_t n = 1;
@@ -92,7 +76,8 @@ static int fits(const tsr_kernel_args *args, norm_job *job)
     const tsr_tensor_desc *x = &args->inputs[0], *y = &args->outputs[0];
     if (attrs->struct_size < sizeof(tsr_index_attrs) || attrs->offset < 1 ||
         attrs->offset > x->ndim || (x->dtype != TSR_FLOAT32 && x->dtype != TSR_FLOAT64) ||
-        !dense(x) || !dense(y) || y->dtype != x->dtype || y->ndim != x->ndim) {
+        !tsr__cpu_desc_dense(x) || !tsr__cpu_desc_dense(y) || y->dtype != x->dtype ||
+        y->ndim != x->ndim) {
         return 0;
     }
     int32_t outer_ndim = x->ndim - (int32_t)attrs->offset;
@@ -109,13 +94,14 @@ static int fits(const tsr_kernel_args *args, norm_job *job)
     }
     for (int32_t k = 1; k < args->num_inputs; k++) {
         const tsr_tensor_desc *p = &args->inputs[k];
-        if (p->dtype != x->dtype || !dense(p) || numel(p) != length || p->ndim != attrs->offset) {
+        if (p->dtype != x->dtype || !tsr__cpu_desc_dense(p) || numel(p) != length ||
+            p->ndim != attrs->offset) {
             return 0;
         }
     }
     for (int32_t k = 1; k < outputs; k++) {
         const tsr_tensor_desc *s = &args->outputs[k];
-        if (s->dtype != x->dtype || !dense(s) || numel(s) != total / length) {
+        if (s->dtype != x->dtype || !tsr__cpu_desc_dense(s) || numel(s) != total / length) {
             return 0;
         }
     }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "cpu_backend.h"
+#include "cpu_walk.h"
 #include "reduce.h" /* tsr__ref_kernel_reduce */
 
 enum { GROUP_BLOCKS = 64 };
@@ -132,22 +133,6 @@ static int reduce_long(tsr__cpu_backend *backend, const reduce_plan *plan)
 /* Which calls fit                                                           */
 /* ------------------------------------------------------------------------ */
 
-/* Whether `desc`'s dims of extent > 1 are laid out row-major without gaps. */
-static int dense(const tsr_tensor_desc *desc)
-{
-    int64_t expected = 1;
-    for (int32_t d = desc->ndim - 1; d >= 0; d--) {
-        if (desc->shape[d] == 1) {
-            continue;
-        }
-        if (desc->strides[d] != expected) {
-            return 0;
-        }
-        expected *= desc->shape[d];
-    }
-    return 1;
-}
-
 /* Fills the plan when the reduced dims (of extent > 1) all follow the kept
  * ones and input and output are dense; returns 0 otherwise. */
 static int plan_fits(const tsr_kernel_args *args, reduce_plan *plan)
@@ -181,7 +166,7 @@ static int plan_fits(const tsr_kernel_args *args, reduce_plan *plan)
         seen_reduced |= reduced;
         *(reduced ? &terms : &outputs) *= in->shape[d];
     }
-    if (!dense(in) || !dense(out) || outputs == 0 || terms == 0) {
+    if (!tsr__cpu_desc_dense(in) || !tsr__cpu_desc_dense(out) || outputs == 0 || terms == 0) {
         return 0;
     }
     *plan = (reduce_plan){.dtype = in->dtype,

@@ -4,6 +4,7 @@
  * fixed chunks. A row stays in cache between its passes, so memory sees one
  * read and one write. Other dims and layouts go to the reference kernel. */
 #include "cpu_backend.h"
+#include "cpu_walk.h"
 #include "kernels.h" /* tsr__ref_kernel_softmax */
 
 typedef struct softmax_job {
@@ -33,21 +34,6 @@ static void softmax_task(void *context, int64_t task)
     }
 }
 
-/* Row-major without gaps over every dim of extent > 1. */
-static int dense(const tsr_tensor_desc *desc)
-{
-    int64_t expected = 1;
-    for (int32_t d = desc->ndim - 1; d >= 0; d--) {
-        if (desc->shape[d] != 1) {
-            if (desc->strides[d] != expected) {
-                return 0;
-            }
-            expected *= desc->shape[d];
-        }
-    }
-    return 1;
-}
-
 /* Dense input and output of one shape, the dim last among dims of extent > 1. */
 static int fits(const tsr_kernel_args *args, softmax_job *job)
 {
@@ -71,7 +57,7 @@ static int fits(const tsr_kernel_args *args, softmax_job *job)
         }
         numel *= in->shape[d];
     }
-    if (!dense(in) || !dense(out) || numel == 0) {
+    if (!tsr__cpu_desc_dense(in) || !tsr__cpu_desc_dense(out) || numel == 0) {
         return 0;
     }
     job->log_form = args->op == TSR_OP_LOG_SOFTMAX;

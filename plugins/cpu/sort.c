@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cpu_backend.h"
+#include "cpu_walk.h"
 #include "index_walk.h" /* tsr__ref_kernel_sort */
 
 enum { DIGITS = 8, BUCKETS = 256, INSERTION_MAX = 48 };
@@ -399,20 +400,6 @@ static int sort_long_row(tsr__cpu_backend *backend, const sort_plan *plan, int64
 /* Which calls fit                                                           */
 /* ------------------------------------------------------------------------ */
 
-static int dense(const tsr_tensor_desc *desc)
-{
-    int64_t expected = 1;
-    for (int32_t d = desc->ndim - 1; d >= 0; d--) {
-        if (desc->shape[d] != 1) {
-            if (desc->strides[d] != expected) {
-                return 0;
-            }
-            expected *= desc->shape[d];
-        }
-    }
-    return 1;
-}
-
 static int fits(const tsr_kernel_args *args, sort_plan *plan)
 {
     if (args == NULL || args->struct_size < sizeof(tsr_kernel_args) || args->num_inputs != 1 ||
@@ -439,7 +426,8 @@ static int fits(const tsr_kernel_args *args, sort_plan *plan)
         numel *= in->shape[d];
     }
     int64_t n = in->shape[attrs->dim];
-    if (!dense(in) || !dense(values) || !dense(indices) || numel == 0 || n >= INT64_C(1) << 32) {
+    if (!tsr__cpu_desc_dense(in) || !tsr__cpu_desc_dense(values) || !tsr__cpu_desc_dense(indices) ||
+        numel == 0 || n >= INT64_C(1) << 32) {
         return 0;
     }
     static const size_t sizes[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};

@@ -201,3 +201,21 @@ void tsr__cpu_walk_run(tsr__cpu_backend *backend, const tsr__cpu_walk *walk, int
     walk_job job = {walk, grain, row, context};
     tsr__cpu_pool_run(backend->pool, tsr__cpu_task_count(walk->numel, grain), walk_task, &job);
 }
+
+int tsr__cpu_desc_dense(const tsr_tensor_desc *desc)
+{
+    if (desc->ndim < 0 || desc->ndim > TSR_MAX_DIMS || desc->data == NULL) {
+        return 0;
+    }
+    int64_t expected = 1;
+    for (int32_t d = desc->ndim - 1; d >= 0; d--) {
+        if (desc->shape[d] == 1) {
+            continue;
+        }
+        if (desc->strides[d] != expected) {
+            return 0;
+        }
+        expected *= desc->shape[d];
+    }
+    return 1;
+}
