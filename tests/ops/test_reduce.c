@@ -762,6 +762,54 @@ static void reference_kernel_table_lists_pytorch_cpu_dtypes(void)
     tsr_tensor_release(h);
 }
 
+/* torch.norm(t, p='fro'): the 2-norm over all dims, over one dim, or over
+ * two in either order (expected values printed by torch 1.13); complex gives
+ * the real dtype; three dims are refused, as torch's "Expected at most 2
+ * dimensions". */
+static void frobenius_norm_takes_at_most_two_dims(void)
+{
+    double v[12];
+    for (int i = 0; i < 12; i++)
+        v[i] = i;
+    tsr_tensor *x = from_doubles(v, 2, (const int64_t[]){3, 4}, TSR_FLOAT64), *n = NULL;
+    double got[3];
+    CHECK_OK(tsr_norm_fro(x, NULL, 0, false, &n));
+    check_shape(n, 0, NULL);
+    CHECK_OK(tsr_to_host(n, got, sizeof(double)));
+    CHECK_DOUBLE(got[0], 22.494443758403985, 1e-14);
+    tsr_tensor_release(n);
+    CHECK_OK(tsr_norm_fro(x, (const int64_t[]){1, 0}, 2, true, &n));
+    check_shape(n, 2, (const int64_t[]){1, 1});
+    CHECK_OK(tsr_to_host(n, got, sizeof(double)));
+    CHECK_DOUBLE(got[0], 22.494443758403985, 1e-14);
+    tsr_tensor_release(n);
+    CHECK_OK(tsr_norm_fro(x, (const int64_t[]){-1}, 1, false, &n));
+    check_shape(n, 1, (const int64_t[]){3});
+    CHECK_OK(tsr_to_host(n, got, 3 * sizeof(double)));
+    CHECK_DOUBLE(got[0], 3.7416573867739413, 1e-14);
+    CHECK_DOUBLE(got[1], 11.224972160321824, 1e-14);
+    CHECK_DOUBLE(got[2], 19.131126469708992, 1e-14);
+    tsr_tensor_release(n);
+
+    double c[4] = {3, 4, 0, 1}; /* [3+4j, 1j] */
+    tsr_tensor *z64 = NULL, *z = NULL, *zn = NULL;
+    CHECK_OK(tsr_from_host(c, sizeof c, 1, (const int64_t[]){2}, TSR_COMPLEX128, NULL, &z64));
+    CHECK_OK(tsr_to_dtype(z64, TSR_COMPLEX64, &z));
+    CHECK_OK(tsr_norm_fro(z, NULL, 0, false, &zn));
+    CHECK_INT(zn ? (int)tsr_tensor_dtype(zn) : -1, (int)TSR_FLOAT32);
+    float f = 0;
+    CHECK_OK(tsr_to_host(zn, &f, sizeof f));
+    CHECK_DOUBLE(f, 5.0990195f, 1e-6);
+
+    double ones[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    tsr_tensor *cube = from_doubles(ones, 3, (const int64_t[]){2, 2, 2}, TSR_FLOAT32), *bad = NULL;
+    CHECK_ERROR(tsr_norm_fro(cube, (const int64_t[]){0, 1, 2}, 3, false, &bad), TSR_ERR_SHAPE,
+                "at most 2");
+    CHECK_TRUE(bad == NULL);
+    release(cube, zn, z);
+    release(z64, x, NULL);
+}
+
 int main(void)
 {
     RUN_TEST(sum_of_ten_million_tenths_stays_within_one_of_a_million);
@@ -795,5 +843,6 @@ int main(void)
     RUN_TEST(logcumsumexp_accumulates_stably);
     RUN_TEST(cumsum_of_a_long_slice_follows_the_chunk_rule);
     RUN_TEST(reference_kernel_table_lists_pytorch_cpu_dtypes);
+    RUN_TEST(frobenius_norm_takes_at_most_two_dims);
     return check_summary("test_reduce");
 }
