@@ -7,6 +7,7 @@
  * deflate's largest ratio (1032:1) before it is allocated, and each member's
  * CRC-32 is checked. Members are parsed by the .npy reader in memory. */
 #include "io/npy.h"
+#include "io/npz.h"
 #include "runtime/alloc.h"
 
 #include "runtime/error.h"
@@ -196,7 +197,10 @@ static int npz_member_tensor(const npz_file *z, const npz_member *m, tsr_backend
     snprintf(what, sizeof what, "%s: %s", z->path, m->name);
     st = tsr__npy_load_buffer(bytes, (size_t)m->usize, what, TSR_DTYPE_INFER, backend, t);
     free(bytes);
-    if (st == TSR_OK && !(*name = strndup(m->name, n - 4))) {
+    if (st == TSR_OK && (*name = tsr__malloc(n - 3)) != NULL) {
+        memcpy(*name, m->name, n - 4); /* the member's name without ".npy" */
+        (*name)[n - 4] = '\0';
+    } else if (st == TSR_OK) {
         tsr_tensor_release(*t);
         *t = NULL;
         st = tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of memory", OP);
@@ -235,6 +239,13 @@ static int npz_load(const npz_file *z, tsr_backend *backend, char ***names, tsr_
     return TSR_OK;
 }
 
+int tsr__npz_load_buffer(const void *data, size_t size, const char *name, tsr_backend *backend,
+                         char ***names, tsr_tensor ***tensors, size_t *count)
+{
+    npz_file z = {data, size, name};
+    return npz_load(&z, backend, names, tensors, count);
+}
+
 tsr_status tsr_load_npz(const char *path, tsr_backend *backend, char ***names,
                         tsr_tensor ***tensors, size_t *count)
 {
@@ -257,10 +268,8 @@ tsr_status tsr_load_npz(const char *path, tsr_backend *backend, char ***names,
     else if (fread(data, 1, (size_t)size, f) != (size_t)size)
         st = tsr__set_error(TSR_ERR_IO, "%s: %s: read error", OP, path);
     fclose(f);
-    if (st == TSR_OK) {
-        npz_file z = {data, (size_t)size, path};
-        st = npz_load(&z, backend, names, tensors, count);
-    }
+    if (st == TSR_OK)
+        st = tsr__npz_load_buffer(data, (size_t)size, path, backend, names, tensors, count);
     free(data);
     return (tsr_status)st;
 }

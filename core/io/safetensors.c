@@ -198,18 +198,6 @@ static int st_parse_header(const st_source *src, const cJSON *root, uint64_t dat
 /* Loading                                                                   */
 /* ------------------------------------------------------------------------ */
 
-void tsr_named_tensors_free(char **names, tsr_tensor **tensors, size_t count)
-{
-    for (size_t i = 0; i < count; i++) {
-        if (names)
-            free(names[i]);
-        if (tensors)
-            tsr_tensor_release(tensors[i]);
-    }
-    free(names);
-    free(tensors);
-}
-
 static int st_make_tensor(const st_source *src, const st_entry *e, uint64_t data_start,
                           tsr_backend *backend, tsr_tensor **out)
 {
