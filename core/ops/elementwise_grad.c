@@ -86,7 +86,13 @@ static tsr_status add_sub_backward(tsr__node *node, tsr_tensor *const *grads, ts
     tsr__gx x = {0};
     if (tsr__node_needs_grad(node, 0))
         tsr__gx_result(&x, &gi[0], grads[0]);
-    if (tsr__node_needs_grad(node, 1)) {
+    if (tsr__node_needs_grad(node, 1) && at->alpha.kind == TSR_SCALAR_COMPLEX) {
+        /* PyTorch's grad * alpha.conj() (negated for sub) */
+        tsr_scalar factor = tsr__gx_conj_scalar(at->alpha);
+        if (at->op == TSR_OP_SUB)
+            factor.v.c.re = -factor.v.c.re, factor.v.c.im = -factor.v.c.im;
+        tsr__gx_result(&x, &gi[1], times(&x, grads[0], scalar_operand(factor)));
+    } else if (tsr__node_needs_grad(node, 1)) {
         double alpha = scalar_value(at->alpha);
         double factor = at->op == TSR_OP_SUB ? -alpha : alpha;
         tsr__gx_result(&x, &gi[1], factor == 1 ? grads[0] : tsr__gx_scale(&x, grads[0], factor));
@@ -270,13 +276,12 @@ static bool complex_scalar(tsr_operand o)
 
 /* Whether the formula is right for complex operands: add, sub, mul, true
  * div and pow (not with a Python complex scalar exponent or base, whose
- * formulas read the scalar as real; nor a complex alpha). */
-static bool complex_formula(tsr_op op, int mode, tsr_operand a, tsr_operand b, tsr_scalar alpha)
+ * formulas read the scalar as real). */
+static bool complex_formula(tsr_op op, int mode, tsr_operand a, tsr_operand b)
 {
     switch (op) {
     case TSR_OP_ADD:
     case TSR_OP_SUB:
-        return alpha.kind != TSR_SCALAR_COMPLEX;
     case TSR_OP_MUL:
         return true;
     case TSR_OP_DIV:
@@ -337,7 +342,7 @@ tsr_status tsr__grad_record_binary(tsr_op op, tsr_operand a, tsr_operand b,
     at->op = op;
     at->mode = mode;
     at->alpha = attrs ? attrs->scalars[0] : tsr_scalar_int(1);
-    if (complex_formula(op, mode, a, b, at->alpha))
+    if (complex_formula(op, mode, a, b))
         tsr__node_allow_complex(node);
     at->scalar[0] = !a.tensor, at->value[0] = a.scalar;
     at->scalar[1] = !b.tensor, at->value[1] = b.scalar;

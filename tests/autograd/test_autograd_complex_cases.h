@@ -270,6 +270,73 @@ static tsr_status f_masked_fill(const tsr_tensor *const *in, tsr_tensor **out)
     return st;
 }
 
+static tsr_tensor *int64_vector(int64_t n, const int64_t *values)
+{
+    return make_tensor(TSR_INT64, 1, &n, values, (size_t)n * sizeof *values);
+}
+static tsr_status f_gather(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    const int64_t idx[4] = {2, 2, 0, 1};
+    tsr_tensor *index = int64_vector(4, idx);
+    tsr_status st = tsr_gather(in[0], 0, index, out);
+    tsr_tensor_release(index);
+    return st;
+}
+static tsr_status f_scatter_add(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    const int64_t idx[2] = {1, 1};
+    tsr_tensor *index = int64_vector(2, idx);
+    tsr_status st = tsr_scatter_add(in[0], 0, index, in[1], out);
+    tsr_tensor_release(index);
+    return st;
+}
+static tsr_status f_index_add(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    const int64_t idx[2] = {2, 0};
+    tsr_tensor *index = int64_vector(2, idx);
+    tsr_status st = tsr_index_add(in[0], 0, index, in[1], tsr_scalar_float(-1.5), out);
+    tsr_tensor_release(index);
+    return st;
+}
+static tsr_status f_tril(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    return tsr_tril(in[0], 0, out);
+}
+static tsr_status f_pad(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    const int64_t pad[2] = {1, 2};
+    return tsr_pad(in[0], pad, 2, TSR_PAD_REFLECT, tsr_scalar_float(0), out);
+}
+static tsr_status f_flip_roll(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    const int64_t dims[1] = {1}, shifts[1] = {1};
+    tsr_tensor *f = NULL;
+    tsr_status st = tsr_flip(in[0], dims, 1, &f);
+    if (st == TSR_OK)
+        st = tsr_roll(f, shifts, 1, dims, 1, out);
+    tsr_tensor_release(f);
+    return st;
+}
+static tsr_status f_expand_diagonal(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    const int64_t sizes[2] = {3, 3};
+    tsr_tensor *e = NULL;
+    tsr_status st = tsr_expand(in[0], 2, sizes, &e);
+    if (st == TSR_OK)
+        st = tsr_diagonal(e, 0, 0, 1, out);
+    tsr_tensor_release(e);
+    return st;
+}
+static tsr_status f_stack(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    const tsr_tensor *parts[2] = {in[0], in[1]};
+    return tsr_stack(parts, 2, 1, out);
+}
+static tsr_status f_sub_complex_alpha(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    return tsr_sub_scaled(CT(in[0]), CT(in[1]), tsr_scalar_complex(0.5, -1.5), out);
+}
+
 #define V3 {1, {3}, false, false}
 #define M23 {2, {2, 3}, false, false}
 #define U(NAME) {#NAME, u_##NAME, 1, {V3}, false}
@@ -324,6 +391,15 @@ static const ccase CCASES[] = {
     {"cat", f_cat, 2, {V3, {1, {2}, false, false}}, true},
     {"index_select", f_index_select, 1, {V3}, true},
     {"masked_fill", f_masked_fill, 1, {V3}, true},
+    {"gather", f_gather, 1, {V3}, true},
+    {"scatter_add", f_scatter_add, 2, {V3, {1, {2}, false, false}}, true},
+    {"index_add", f_index_add, 2, {V3, {1, {2}, false, false}}, true},
+    {"tril", f_tril, 1, {{2, {3, 3}, false, false}}, true},
+    {"pad reflect", f_pad, 1, {{2, {2, 4}, false, false}}, true},
+    {"flip roll", f_flip_roll, 1, {M23}, true},
+    {"expand diagonal", f_expand_diagonal, 1, {{2, {1, 3}, false, false}}, true},
+    {"stack", f_stack, 2, {V3, V3}, true},
+    {"sub complex alpha", f_sub_complex_alpha, 2, {V3, V3}, false},
 };
 
 static tsr_status call_ccase(void *context, const tsr_tensor *const *inputs, int n,
