@@ -116,6 +116,7 @@ FAMILIES = [
     elementwise_grad_complex.reductions,
     elementwise_grad_complex.products,
     elementwise_grad_complex.conversions,
+    elementwise_grad_complex.movement,
 ]
 
 

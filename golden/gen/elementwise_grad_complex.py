@@ -1,14 +1,15 @@
 """Gradient cases (`grad_c64_*`, `grad_c128_*`) of the ops whose backward
 handles complex tensors (docs/autograd.md, "Complex numbers"): elementwise
 math, arithmetic (mixed real/complex too), where, lerp/addcmul/addcdiv,
-reductions, scans, matrix products and the real/complex conversions.  The
+reductions, scans, matrix products, movement ops (index_select, gather,
+masked_fill, cat, stack, transpose, permute) and the real/complex conversions.  The
 expected gradients are PyTorch's, in its conjugate Wirtinger convention,
 with complex grad_outputs (gradients.record draws real and imaginary parts).
 New case names only: every older case stays byte-identical."""
 
 import torch
 
-from . import elementwise2_unary, elementwise_binary, elementwise_unary
+from . import elementwise2_unary, elementwise_binary, elementwise_unary, index, join, views
 from .framework import SHORT, TRANSCENDENTAL, T, L, S
 from .products import OPS as PRODUCTS, _addmm, _baddbmm, _einsum, _tensordot, SMALL_K
 from .reduce_common import REDUCE, wrap
@@ -152,3 +153,29 @@ def conversions(b):
         # real -> complex: the real input's gradient is Re g
         b.case("to", f"grad_{SHORT[real]}_to_{sh}", to, {"self": T((3, 4), real)},
                {"dtype": dt}, grad=["self"])
+
+
+def movement(b):
+    mf = lambda input, mask, value: torch.masked_fill(input, mask, value)  # noqa: E731
+    for dt in COMPLEX:
+        sh = SHORT[dt]
+        idx = T((4,), "int64", values=[3, 0, 3, 1])
+        b.case("index_select", f"grad_{sh}_dim0_repeats", index._index_select,
+               {"input": T((4, 3), dt), "index": idx}, {"dim": 0}, grad=["input"])
+        b.case("gather", f"grad_{sh}_dim1", index._gather,
+               {"input": T((3, 4), dt), "index": T((3, 2), "int64", "range:0:4")}, {"dim": 1},
+               grad=["input"])
+        b.case("masked_fill", f"grad_{sh}_scalar", mf,
+               {"input": T((3, 4), dt), "mask": T((3, 4), "bool"), "value": S(-1.5)},
+               grad=["input"])
+        b.case("masked_fill", f"grad_{sh}_zero_d_value", mf,
+               {"input": T((3, 4), dt), "mask": T((3, 1), "bool"), "value": T((), dt)},
+               grad=["input", "value"])
+        b.case("cat", f"grad_{sh}_dim0", join._list(torch.cat),
+               {"tensors": L([T((2, 3), dt), T((1, 3), dt)])}, {"dim": 0}, grad=["tensors"])
+        b.case("stack", f"grad_{sh}_dim1", join._list(torch.stack),
+               {"tensors": L([T((2, 3), dt), T((2, 3), dt)])}, {"dim": 1}, grad=["tensors"])
+        b.case("transpose", f"grad_{sh}", views.OPS["transpose"], {"input": T((3, 4), dt)},
+               {"dim0": 0, "dim1": 1}, grad=["input"])
+        b.case("permute", f"grad_{sh}", views.OPS["permute"], {"input": T((2, 3, 4), dt)},
+               {"dims": [2, 0, 1]}, grad=["input"])
