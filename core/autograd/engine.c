@@ -393,6 +393,13 @@ static tsr_status root_gradient(size_t i, const tsr_tensor *output, const tsr_te
                               "backward: grad_output[%zu] lives on another backend than its "
                               "output",
                               i);
+    if ((tsr_dtype_is_complex(given->dtype) || tsr_dtype_is_complex(output->dtype)) &&
+        given->dtype != output->dtype)
+        return tsr__set_error(TSR_ERR_DTYPE,
+                              "backward: for complex tensors, both grad_output and output are "
+                              "required to have the same dtype; grad_output[%zu] is %s and "
+                              "output[%zu] is %s",
+                              i, tsr_dtype_name(given->dtype), i, tsr_dtype_name(output->dtype));
     return tsr_to_dtype(given, output->dtype, out);
 }
 

@@ -99,6 +99,13 @@ static void one_element_complex_output_takes_ones(void)
     const double expected[4] = {-1.1312, -2.4717, 10.8523, 16.9014};
     check_grad_parts(z, expected, 2, true);
     CHECK_ERROR(tsr_backward(e, NULL, 0), TSR_ERR_AUTOGRAD, "implicitly created only");
+    /* as torch: a complex output's grad_output has its dtype exactly */
+    const double real_g[2] = {1, 1};
+    int64_t two = 2;
+    tsr_tensor *rg = make_tensor(TSR_FLOAT64, 1, &two, real_g, sizeof real_g);
+    CHECK_ERROR(tsr_backward(e, rg, 0), TSR_ERR_DTYPE,
+                "both grad_output and output are required to have the same dtype");
+    tsr_tensor_release(rg);
     tsr_tensor_release(s);
     tsr_tensor_release(e);
     tsr_tensor_release(z);
