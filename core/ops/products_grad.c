@@ -4,8 +4,9 @@
  * follow. Formulas as PyTorch's derivatives.yaml for mm and addmm:
  *   grad_a = alpha * grad @ b^T, grad_b = alpha * a^T @ grad, grad_c = beta * grad,
  * over the broadcast batch dims; the engine sums each back to its input's
- * shape. Complex operands enter conjugated (PyTorch's grad @ b^H and
- * a^H @ grad); conjugating a real tensor is free. */
+ * shape. Complex operands and scalars enter conjugated (PyTorch's
+ * conj(alpha) * grad @ b^H, conj(alpha) * a^H @ grad, conj(beta) * grad);
+ * conjugating a real tensor is free. */
 #include "autograd/graph.h"
 #include "ops/products.h"
 
@@ -14,15 +15,19 @@
 #include "ops/grad_expr.h"
 
 typedef struct matmul_attrs {
-    double alpha, beta;
+    tsr_scalar alpha, beta; /* the formulas multiply by their conjugates */
 } matmul_attrs;
 
 enum { SAVED_A, SAVED_B };
 
-/* t scaled by factor (t itself when factor is 1). */
-static tsr_tensor *scaled(tsr__gx *x, tsr_tensor *t, double factor)
+/* t scaled by conj(factor) (t itself when factor is 1). */
+static tsr_tensor *scaled(tsr__gx *x, tsr_tensor *t, tsr_scalar factor)
 {
-    return factor == 1.0 ? t : tsr__gx_scale(x, t, factor);
+    if (factor.kind == TSR_SCALAR_COMPLEX)
+        return tsr__gx_binary(x, TSR_OP_MUL, tsr_operand_tensor(t),
+                              tsr_operand_scalar(tsr__gx_conj_scalar(factor)));
+    double f = tsr__scalar_to_double(factor);
+    return f == 1.0 ? t : tsr__gx_scale(x, t, f);
 }
 
 static tsr_tensor *transposed(tsr__gx *x, tsr_tensor *t)
@@ -74,11 +79,9 @@ tsr_status tsr__grad_record_matmul(const char *name, const tsr_tensor *a, const 
         st = tsr__node_set_input(node, i, inputs[i]);
     if (st == TSR_OK) {
         matmul_attrs *at = tsr__node_attrs(node);
-        at->alpha = tsr__scalar_to_double(alpha);
-        at->beta = tsr__scalar_to_double(beta);
-        /* alpha and beta are kept as reals: a complex one would need its conjugate */
-        if (alpha.kind != TSR_SCALAR_COMPLEX && beta.kind != TSR_SCALAR_COMPLEX)
-            tsr__node_allow_complex(node);
+        at->alpha = alpha;
+        at->beta = beta;
+        tsr__node_allow_complex(node);
         if (tsr__node_needs_grad(node, 1))
             st = tsr__node_save(node, SAVED_A, a, "self");
     }

@@ -209,6 +209,11 @@ static tsr_status f_addmm(const tsr_tensor *const *in, tsr_tensor **out)
 {
     return tsr_addmm(in[0], in[1], in[2], tsr_scalar_float(0.5), tsr_scalar_float(-2), out);
 }
+static tsr_status f_addmm_complex_scalars(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    return tsr_addmm(in[0], in[1], in[2], tsr_scalar_complex(0.5, 1), tsr_scalar_complex(-1, 0.5),
+                     out);
+}
 static tsr_status f_baddbmm(const tsr_tensor *const *in, tsr_tensor **out)
 {
     return tsr_baddbmm(in[0], in[1], in[2], tsr_scalar_float(1.5), tsr_scalar_float(0.5), out);
@@ -380,6 +385,8 @@ static const ccase CCASES[] = {
     {"vdot", f_vdot, 2, {V3, V3}, false},
     {"outer", f_outer, 2, {V3, {1, {2}, false, false}}, false},
     {"addmm", f_addmm, 3, {{2, {2, 2}, false, false}, M23, {2, {3, 2}, false, false}}, false},
+    {"addmm complex beta alpha", f_addmm_complex_scalars, 3,
+     {{2, {2, 2}, false, false}, M23, {2, {3, 2}, false, false}}, false},
     {"baddbmm", f_baddbmm, 3,
      {{3, {2, 1, 2}, false, false}, {3, {2, 1, 3}, false, false}, {3, {2, 3, 2}, false, false}},
      false},
