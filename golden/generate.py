@@ -31,6 +31,7 @@ from gen import (attention, copy, creation, elementwise2_binary,  # noqa: E402
                  loss, mask, nn, norm, products, rearrange, reduce, reduce_stats, scan,
                  scatter, selfcheck, softmax, sort, ternary, unique, views,
                  views_grad)
+from gen import elementwise_grad_complex  # noqa: E402
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -109,6 +110,13 @@ FAMILIES = [
     norm.constant_rows,
     products.bfloat16_rounding,
     reduce_stats.bfloat16_norm,
+    elementwise_grad_complex.unary,
+    elementwise_grad_complex.arithmetic,
+    elementwise_grad_complex.ternary,
+    elementwise_grad_complex.reductions,
+    elementwise_grad_complex.products,
+    elementwise_grad_complex.conversions,
+    elementwise_grad_complex.movement,
 ]
 
 

@@ -1,6 +1,7 @@
 /* The gradient check of golden `grad` entries: right gradients pass, wrong
  * ones fail naming the input and the element, an unimplemented backward is
- * a skip, and a malformed entry an error. The case files are written here,
+ * a skip, and a malformed entry an error; a complex case's gradient is
+ * PyTorch's conjugate one. The case files are written here,
  * their expected gradients worked out by hand. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -183,6 +184,48 @@ static void list_operand_gets_one_gradient_per_element(void)
                  "expected 9");
 }
 
+/* A complex case: mul of z = [1+2i, 3-1i] and w = [0.5-1i, -2+0.25i] with
+ * grad_output g = [1+1i, 2-0.5i]. PyTorch's gradient wrt z is g * conj(w) =
+ * [-0.5+1.5i, -4.125+0.5i]; g * w (no conjugate) must fail. */
+static void save_complex(const char *name, int64_t n, const double *pairs)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", temp_dir, name);
+    tsr_tensor *t = NULL;
+    if (tsr_from_host(pairs, (size_t)n * 2 * sizeof(double), 1, &n, TSR_COMPLEX128, backend(),
+                      &t) != TSR_OK ||
+        tsr_save_npy(path, t) != TSR_OK) {
+        fprintf(stderr, "cannot write %s: %s\n", path, tsr_last_error());
+        exit(2);
+    }
+    tsr_tensor_release(t);
+}
+
+static void complex_gradient_is_pytorchs_conjugate_one(void)
+{
+    const double z[4] = {1, 2, 3, -1}, w[4] = {0.5, -1, -2, 0.25}, g[4] = {1, 1, 2, -0.5};
+    const double zw[4] = {2.5, 0, -5.75, 2.75}, right[4] = {-0.5, 1.5, -4.125, 0.5};
+    const double wrong[4] = {1.5, -0.5, -3.875, 1.5};
+    save_complex("cz.npy", 2, z);
+    save_complex("cw.npy", 2, w);
+    save_complex("czw.npy", 2, zw);
+    save_complex("cgo.npy", 2, g);
+    save_complex("cright.npy", 2, right);
+    save_complex("cwrong.npy", 2, wrong);
+    const char *line =
+        "{\"op\": \"mul\", \"case\": \"c\", \"inputs\": [{\"name\": \"input\", \"file\": "
+        "\"cz.npy\"}, {\"name\": \"other\", \"file\": \"cw.npy\"}], \"outputs\": [{\"file\": "
+        "\"czw.npy\"}], \"grad\": {\"wrt\": [\"input\"], \"grad_outputs\": [{\"file\": "
+        "\"cgo.npy\"}], \"expected\": [{\"file\": \"%s\"}]}}";
+    char text[1024];
+    snprintf(text, sizeof text, line, "cright.npy");
+    conf_result r = run_line(text, NULL, false);
+    CHECK_RESULT(r, CONF_PASS, CONF_GRAD_PASS, "forward and gradient passed");
+    snprintf(text, sizeof text, line, "cwrong.npy");
+    r = run_line(text, NULL, false);
+    CHECK_RESULT(r, CONF_FAIL, CONF_GRAD_FAIL, "gradient wrt 'input'");
+}
+
 static void unimplemented_backward_is_a_skip(void)
 {
     /* scatter's reduce='multiply' has no backward (scatter_reduce's prod does) */
@@ -265,6 +308,7 @@ int main(void)
     no_grad_checks_the_forward_only();
     gradient_has_the_viewed_shape();
     list_operand_gets_one_gradient_per_element();
+    complex_gradient_is_pytorchs_conjugate_one();
     unimplemented_backward_is_a_skip();
     malformed_grad_entry_is_an_error();
     char cmd[300];

@@ -291,6 +291,22 @@ static bool wanted(const graph *g, const tsr__node *node, bool capturing)
     return !capturing || t->target || t->leads;
 }
 
+/* Whether a node touches complex values: an output, or an input that
+ * receives a gradient, is complex. */
+static bool involves_complex(const tsr__node *node)
+{
+    for (int k = 0; k < node->num_outputs; k++) {
+        if (tsr_dtype_is_complex(node->outputs[k].dtype))
+            return true;
+    }
+    for (int i = 0; i < node->num_inputs; i++) {
+        const tsr__edge *e = &node->next[i];
+        if (e->node && tsr_dtype_is_complex(e->node->outputs[e->input_nr].dtype))
+            return true;
+    }
+    return false;
+}
+
 /* Runs one node and hands its input gradients on. */
 static tsr_status run(graph *g, size_t index, bool retain, bool capturing)
 {
@@ -303,6 +319,11 @@ static tsr_status run(graph *g, size_t index, bool retain, bool capturing)
                               "were freed by the first backward; pass TSR_GRAD_RETAIN_GRAPH to it "
                               "to walk the graph again",
                               node->name);
+    if (!node->leaf && !node->complex_ok && involves_complex(node))
+        return tsr__set_error(TSR_ERR_UNIMPLEMENTED,
+                              "backward of %s: the derivative of %s is not implemented for "
+                              "complex tensors",
+                              node->name, node->name);
     tsr_status st = TSR_OK;
     for (int k = 0; k < node->num_outputs && st == TSR_OK; k++) {
         if (!t->buffer[k])
@@ -372,6 +393,13 @@ static tsr_status root_gradient(size_t i, const tsr_tensor *output, const tsr_te
                               "backward: grad_output[%zu] lives on another backend than its "
                               "output",
                               i);
+    if ((tsr_dtype_is_complex(given->dtype) || tsr_dtype_is_complex(output->dtype)) &&
+        given->dtype != output->dtype)
+        return tsr__set_error(TSR_ERR_DTYPE,
+                              "backward: for complex tensors, both grad_output and output are "
+                              "required to have the same dtype; grad_output[%zu] is %s and "
+                              "output[%zu] is %s",
+                              i, tsr_dtype_name(given->dtype), i, tsr_dtype_name(output->dtype));
     return tsr_to_dtype(given, output->dtype, out);
 }
 

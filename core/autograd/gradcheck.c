@@ -1,4 +1,10 @@
-/* tsr_gradcheck: autograd's Jacobian against central finite differences. */
+/* tsr_gradcheck: autograd's Jacobian against central finite differences.
+ * Complex tensors count as their real and imaginary parts (PyTorch's
+ * complex gradcheck): the numerical side perturbs each part on its own, and
+ * the analytical row of output part (e, re) or (e, im) is the backward with
+ * grad_output 1 or 1i at element e. In PyTorch's convention that backward
+ * returns dL/dRe z + i dL/dIm z for L = Re(y_e) or Im(y_e), so the two
+ * Jacobians hold the same numbers: the Wirtinger derivatives, checked. */
 #include "autograd/graph.h"
 
 #include "runtime/alloc.h"
@@ -15,17 +21,29 @@ typedef struct check {
     const tsr_tensor *const *inputs;
     int n;
     double eps, atol, rtol;
-    int64_t out_numel;
+    int64_t out_numel; /* real components: twice the elements when complex */
     tsr_tensor *output;
     double **analytic; /* [input][out element * in numel + in element] */
 } check;
 
+/* t as real numbers: its elements, or each element's real and imaginary
+ * parts in turn. */
+static int64_t components(const tsr_tensor *t)
+{
+    return tsr_tensor_numel(t) * (tsr_dtype_is_complex(tsr_tensor_dtype(t)) ? 2 : 1);
+}
+
+static tsr_dtype wide_dtype(const tsr_tensor *t)
+{
+    return tsr_dtype_is_complex(tsr_tensor_dtype(t)) ? TSR_COMPLEX128 : TSR_FLOAT64;
+}
+
 static tsr_status read_doubles(const tsr_tensor *t, double *values)
 {
     tsr_tensor *wide = NULL;
-    tsr_status st = tsr_to_dtype(t, TSR_FLOAT64, &wide);
+    tsr_status st = tsr_to_dtype(t, wide_dtype(t), &wide);
     if (st == TSR_OK)
-        st = tsr_to_host(wide, values, (size_t)tsr_tensor_numel(t) * sizeof *values);
+        st = tsr_to_host(wide, values, (size_t)components(t) * sizeof *values);
     tsr_tensor_release(wide);
     return st;
 }
@@ -33,8 +51,8 @@ static tsr_status read_doubles(const tsr_tensor *t, double *values)
 static tsr_status write_doubles(const tsr_tensor *like, const double *values, tsr_tensor **out)
 {
     tsr_tensor *wide = NULL;
-    tsr_status st = tsr_from_host(values, (size_t)tsr_tensor_numel(like) * sizeof *values,
-                                  tsr_tensor_ndim(like), tsr_tensor_shape(like), TSR_FLOAT64,
+    tsr_status st = tsr_from_host(values, (size_t)components(like) * sizeof *values,
+                                  tsr_tensor_ndim(like), tsr_tensor_shape(like), wide_dtype(like),
                                   tsr_tensor_backend(like), &wide);
     if (st == TSR_OK)
         st = tsr_to_dtype(wide, tsr_tensor_dtype(like), out);
@@ -59,7 +77,7 @@ static tsr_status analytic_row(check *c, int64_t j, const tsr_tensor **wrt, cons
                                TSR_GRAD_RETAIN_GRAPH | TSR_GRAD_ALLOW_UNUSED, grads);
     tsr_tensor_release(seed);
     for (int k = 0; k < m && st == TSR_OK; k++) {
-        int64_t numel = tsr_tensor_numel(wrt[k]);
+        int64_t numel = components(wrt[k]);
         double *row = c->analytic[index[k]] + j * numel;
         if (grads[k])
             st = read_doubles(grads[k], row);
@@ -101,7 +119,7 @@ static tsr_status evaluate(check *c, int i, const double *values, double *result
     args[i] = replaced;
     if (st == TSR_OK)
         st = c->fn(c->context, args, c->n, &out);
-    if (st == TSR_OK && tsr_tensor_numel(out) != c->out_numel)
+    if (st == TSR_OK && components(out) != c->out_numel)
         st = tsr__set_error(TSR_ERR_SHAPE, "gradcheck: the function's output changed size");
     if (st == TSR_OK)
         st = read_doubles(out, result);
@@ -111,9 +129,23 @@ static tsr_status evaluate(check *c, int i, const double *values, double *result
     return st;
 }
 
+/* Naming real component k of t in messages: "element 3", or "element 3's
+ * imaginary part" for complex t. */
+static const char *part_name(const tsr_tensor *t, int64_t k)
+{
+    if (!tsr_dtype_is_complex(tsr_tensor_dtype(t)))
+        return "element";
+    return k % 2 ? "element (imaginary part)" : "element (real part)";
+}
+
+static int64_t part_index(const tsr_tensor *t, int64_t k)
+{
+    return tsr_dtype_is_complex(tsr_tensor_dtype(t)) ? k / 2 : k;
+}
+
 static tsr_status compare_input(check *c, int i, double *max_error)
 {
-    int64_t numel = tsr_tensor_numel(c->inputs[i]), no = c->out_numel;
+    int64_t numel = components(c->inputs[i]), no = c->out_numel;
     double *x = tsr__malloc(((size_t)numel + 2 * (size_t)no + 1) * sizeof *x);
     if (!x)
         return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "gradcheck: out of host memory");
@@ -135,9 +167,11 @@ static tsr_status compare_input(check *c, int i, double *max_error)
                 *max_error = isnan(error) ? INFINITY : error;
             if (!(error <= c->atol + c->rtol * fabs(numerical)))
                 st = tsr__set_error(TSR_ERR_AUTOGRAD,
-                                    "gradcheck: Jacobian mismatch for input %d, output element "
-                                    "%lld, input element %lld: numerical %.10g, analytical %.10g",
-                                    i, (long long)j, (long long)k, numerical, analytical);
+                                    "gradcheck: Jacobian mismatch for input %d, output %s %lld, "
+                                    "input %s %lld: numerical %.10g, analytical %.10g",
+                                    i, part_name(c->output, j), (long long)part_index(c->output, j),
+                                    part_name(c->inputs[i], k),
+                                    (long long)part_index(c->inputs[i], k), numerical, analytical);
         }
     }
     free(x);
@@ -149,13 +183,14 @@ static tsr_status run(check *c, double *max_error)
     tsr_status st = c->fn(c->context, c->inputs, c->n, &c->output);
     if (st != TSR_OK)
         return st;
-    if (!tsr_dtype_is_floating(tsr_tensor_dtype(c->output)))
-        return tsr__set_error(TSR_ERR_DTYPE, "gradcheck: the function's output is not floating");
-    c->out_numel = tsr_tensor_numel(c->output);
+    if (!tsr__grad_dtype(tsr_tensor_dtype(c->output)))
+        return tsr__set_error(TSR_ERR_DTYPE,
+                              "gradcheck: the function's output is neither floating nor complex");
+    c->out_numel = components(c->output);
     for (int i = 0; i < c->n; i++) {
         if (!tsr_tensor_requires_grad(c->inputs[i]))
             continue;
-        size_t count = (size_t)c->out_numel * (size_t)tsr_tensor_numel(c->inputs[i]);
+        size_t count = (size_t)c->out_numel * (size_t)components(c->inputs[i]);
         if (!(c->analytic[i] = tsr__calloc(count + 1, sizeof(double))))
             return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "gradcheck: out of host memory");
     }

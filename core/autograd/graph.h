@@ -52,6 +52,9 @@ typedef tsr_status (*tsr__backward_fn)(tsr__node *node, tsr_tensor *const *grads
  * grad mode is on and an input requires grad or is a stale view (whose
  * recording then fails, naming the problem). */
 bool tsr__grad_wanted(const tsr_tensor *const *inputs, int count);
+/* Whether results of this dtype carry gradients: real floating and complex
+ * (PyTorch's rule; integer and bool results record nothing). */
+bool tsr__grad_dtype(tsr_dtype dtype);
 bool tsr__requires_grad(const tsr_tensor *t);
 /* A view whose base got a new history after the view was made. */
 bool tsr__view_is_stale(const tsr_tensor *t);
@@ -70,6 +73,12 @@ int tsr__node_num_inputs(const tsr__node *node);
 /* Connects forward input i to t's gradient edge (nothing for NULL or a
  * tensor that does not require grad). */
 tsr_status tsr__node_set_input(tsr__node *node, int i, const tsr_tensor *t);
+/* Declares that node's formula is right for complex tensors: it gives
+ * PyTorch's conjugate Wirtinger gradients (docs/autograd.md, "Complex
+ * numbers"). The engine refuses to run a node without it when one of its
+ * outputs or gradient-receiving inputs is complex (TSR_ERR_UNIMPLEMENTED),
+ * so a real-only formula never silently gives a wrong complex gradient. */
+void tsr__node_allow_complex(tsr__node *node);
 /* Whether input i receives a gradient. */
 bool tsr__node_needs_grad(const tsr__node *node, int i);
 /* Shape, dtype and backend of the tensor behind input i (needs_grad only). */

@@ -41,3 +41,8 @@ bool tsr__grad_wanted(const tsr_tensor *const *inputs, int count)
     }
     return false;
 }
+
+bool tsr__grad_dtype(tsr_dtype dtype)
+{
+    return tsr_dtype_is_floating(dtype) || tsr_dtype_is_complex(dtype);
+}

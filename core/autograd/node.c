@@ -45,6 +45,12 @@ tsr_status tsr__node_create(const char *name, tsr__backward_fn backward, int num
     return TSR_OK;
 }
 
+void tsr__node_allow_complex(tsr__node *node)
+{
+    if (node)
+        node->complex_ok = true;
+}
+
 void tsr__node_retain(tsr__node *node)
 {
     if (node)
@@ -411,10 +417,11 @@ static tsr_status unimplemented_backward(tsr__node *node, tsr_tensor *const *gra
 tsr_status tsr__grad_record_unimplemented(const char *name, const tsr_tensor *const *inputs,
                                           int count, tsr_tensor *out)
 {
-    if (!tsr__grad_wanted(inputs, count) || !tsr_dtype_is_floating(out->dtype))
+    if (!tsr__grad_wanted(inputs, count) || !tsr__grad_dtype(out->dtype))
         return TSR_OK;
     tsr__node *node = NULL;
     tsr_status st = tsr__node_create(name, unimplemented_backward, count, 1, 0, 0, &node);
+    tsr__node_allow_complex(node); /* it fails either way, with its own message */
     for (int i = 0; i < count && st == TSR_OK; i++)
         st = tsr__node_set_input(node, i, inputs[i]);
     if (st == TSR_OK)

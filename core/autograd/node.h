@@ -40,6 +40,7 @@ struct tsr__node {
     tsr__backward_fn backward;
     tsr_tensor *leaf; /* AccumulateGrad only: the leaf (strong) */
     bool released;    /* saved tensors it held were freed after running */
+    bool complex_ok;  /* tsr__node_allow_complex: the formula handles complex */
     int num_inputs, num_outputs, num_saved;
     tsr__edge *next;         /* [num_inputs], strong */
     tsr__grad_meta *outputs; /* [num_outputs] */

@@ -26,10 +26,10 @@ tsr_status tsr_tensor_set_requires_grad(tsr_tensor *t, bool requires_grad)
             meta->requires_grad = false;
         return TSR_OK;
     }
-    if (!tsr_dtype_is_floating(t->dtype))
+    if (!tsr__grad_dtype(t->dtype))
         return tsr__set_error(TSR_ERR_DTYPE,
-                              "requires_grad_: only tensors of floating point dtype can require "
-                              "gradients, got %s (complex autograd is not implemented)",
+                              "requires_grad_: only Tensors of floating point and complex dtype "
+                              "can require gradients, got %s",
                               tsr_dtype_name(t->dtype));
     if (!(meta = tsr__autograd_meta_get(t)))
         return out_of_memory("requires_grad_");

@@ -47,6 +47,7 @@ tsr_status tsr__record_one_to_one(const char *name, tsr__backward_fn fn, const t
 {
     tsr__node *node = NULL;
     tsr_status st = tsr__node_create(name, fn, 1, 1, 0, attrs_size, &node);
+    tsr__node_allow_complex(node); /* views and remaps move elements: no conjugate */
     if (st == TSR_OK)
         st = tsr__node_set_input(node, 0, input);
     if (st == TSR_OK) {
@@ -145,6 +146,7 @@ tsr_status tsr__view_rebase(const tsr_tensor *out)
                               &node);
     if (st != TSR_OK)
         return st;
+    tsr__node_allow_complex(node);
     tsr__remap_attrs *at = tsr__node_attrs(node);
     tsr__view_geometry_of(base, &at->from);
     tsr__view_geometry_of(view, &at->to);

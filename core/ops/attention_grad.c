@@ -134,7 +134,7 @@ tsr_status tsr__grad_record_attention(const tsr__attention *a, const tsr_tensor 
                                       const tsr_tensor *y, const tsr_tensor *lse, tsr_tensor *out)
 {
     const tsr_tensor *inputs[3] = {query, key, value};
-    if (!tsr__grad_wanted(inputs, 3) || !tsr_dtype_is_floating(tsr_tensor_dtype(out)))
+    if (!tsr__grad_wanted(inputs, 3) || !tsr__grad_dtype(tsr_tensor_dtype(out)))
         return TSR_OK;
     tsr__node *node = NULL;
     tsr_status st = tsr__node_create("scaled_dot_product_attention", attention_backward, 3, 1,

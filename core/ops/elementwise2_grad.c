@@ -28,17 +28,21 @@ enum { SAVES_0 = 1 << 0, SAVES_1 = 1 << 1, SAVES_2 = 1 << 2, SAVES_RESULT = 1 <<
 
 /* ---- building blocks ---------------------------------------------------- */
 
+/* Operands, saved tensors and parameters reach the formulas conjugated when
+ * complex: PyTorch's complex formula is `grad * f'(x).conj()`, and for the
+ * ops marked complex in the table f' has real coefficients, so
+ * f'(x).conj() = f'(conj x). Real values pass unchanged. */
 static tsr_operand operand(tsr__gx *x, tsr__node *node, int k)
 {
     const ew2_attrs *at = tsr__node_attrs(node);
     if (at->scalar[k])
-        return tsr_operand_scalar(at->value[k]);
-    return tsr_operand_tensor(tsr__gx_saved(x, node, k));
+        return tsr_operand_scalar(tsr__gx_conj_scalar(at->value[k]));
+    return tsr_operand_tensor(tsr__gx_conj(x, tsr__gx_saved(x, node, k)));
 }
 
 static tsr_tensor *saved(tsr__gx *x, tsr__node *node, int slot)
 {
-    return tsr__gx_saved(x, node, slot);
+    return tsr__gx_conj(x, tsr__gx_saved(x, node, slot));
 }
 
 static tsr_tensor *times(tsr__gx *x, const tsr_tensor *g, tsr_operand o)
@@ -66,7 +70,7 @@ static tsr_tensor *compare(tsr__gx *x, tsr_op op, tsr_operand a, tsr_operand b)
 static tsr_operand param(const tsr__node *node, int k)
 {
     const ew2_attrs *at = tsr__node_attrs((tsr__node *)node);
-    return tsr_operand_scalar(at->attrs.scalars[k]);
+    return tsr_operand_scalar(tsr__gx_conj_scalar(at->attrs.scalars[k]));
 }
 
 static double param_value(const tsr__node *node, int k)
@@ -430,6 +434,23 @@ static const formula *find(tsr_op op)
     return NULL;
 }
 
+/* The ops whose formula is right for complex inputs (holomorphic, with
+ * derivatives of real coefficients; see operand). */
+static bool complex_formula(tsr_op op)
+{
+    static const tsr_op ops[] = {
+        TSR_OP_EXP2,  TSR_OP_LOG2,  TSR_OP_LOG10, TSR_OP_TAN,        TSR_OP_ASIN,
+        TSR_OP_ACOS,  TSR_OP_ATAN,  TSR_OP_SINH,  TSR_OP_COSH,       TSR_OP_ASINH,
+        TSR_OP_ACOSH, TSR_OP_ATANH, TSR_OP_LERP,  TSR_OP_RECIPROCAL, TSR_OP_SQUARE,
+        TSR_OP_ADDCMUL, TSR_OP_ADDCDIV,
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (ops[i] == op)
+            return true;
+    }
+    return false;
+}
+
 bool tsr__grad_elementwise2_has(tsr_op op)
 {
     return find(op) != NULL;
@@ -484,7 +505,7 @@ tsr_status tsr__grad_record_elementwise2(tsr_op op, const tsr_operand *operands,
     const tsr_tensor *inputs[3] = {NULL, NULL, NULL};
     for (int i = 0; i < count; i++)
         inputs[i] = operands[i].tensor;
-    if (!tsr__grad_wanted(inputs, count) || !tsr_dtype_is_floating(tsr_tensor_dtype(out)))
+    if (!tsr__grad_wanted(inputs, count) || !tsr__grad_dtype(tsr_tensor_dtype(out)))
         return TSR_OK;
     const formula *f = find(op);
     if (!f)
@@ -492,6 +513,8 @@ tsr_status tsr__grad_record_elementwise2(tsr_op op, const tsr_operand *operands,
     tsr__node *node = NULL;
     tsr_status st = tsr__node_create(tsr_op_name(op), ew2_backward, count, 1, SAVED_SLOTS,
                                      sizeof(ew2_attrs), &node);
+    if (complex_formula(op))
+        tsr__node_allow_complex(node);
     for (int i = 0; i < count && st == TSR_OK; i++)
         st = tsr__node_set_input(node, i, inputs[i]);
     unsigned saves = 0;

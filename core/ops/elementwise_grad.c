@@ -51,13 +51,23 @@ typedef struct binary_attrs {
 
 enum { SAVED_A, SAVED_B, SAVED_RESULT };
 
-/* Operand k for a formula: its saved tensor or its scalar. */
+/* Operand k for a formula: its saved tensor or its scalar, conjugated when
+ * complex. The formulas here are PyTorch's `grad * f'(a, b).conj()` for
+ * derivatives f' that are polynomials or quotients with real coefficients,
+ * where f'(a, b).conj() = f'(conj a, conj b): so they read conjugated
+ * operands, which changes nothing for real ones. */
 static tsr_operand operand(tsr__gx *x, tsr__node *node, int k)
 {
     const binary_attrs *at = tsr__node_attrs(node);
     if (at->scalar[k])
-        return scalar_operand(at->value[k]);
-    return tsr_operand_tensor(tsr__gx_saved(x, node, k));
+        return scalar_operand(tsr__gx_conj_scalar(at->value[k]));
+    return tsr_operand_tensor(tsr__gx_conj(x, tsr__gx_saved(x, node, k)));
+}
+
+/* A saved tensor, conjugated when complex (see operand). */
+static tsr_tensor *saved_conj(tsr__gx *x, tsr__node *node, int slot)
+{
+    return tsr__gx_conj(x, tsr__gx_saved(x, node, slot));
 }
 
 static double scalar_value(tsr_scalar s)
@@ -76,7 +86,13 @@ static tsr_status add_sub_backward(tsr__node *node, tsr_tensor *const *grads, ts
     tsr__gx x = {0};
     if (tsr__node_needs_grad(node, 0))
         tsr__gx_result(&x, &gi[0], grads[0]);
-    if (tsr__node_needs_grad(node, 1)) {
+    if (tsr__node_needs_grad(node, 1) && at->alpha.kind == TSR_SCALAR_COMPLEX) {
+        /* PyTorch's grad * alpha.conj() (negated for sub) */
+        tsr_scalar factor = tsr__gx_conj_scalar(at->alpha);
+        if (at->op == TSR_OP_SUB)
+            factor.v.c.re = -factor.v.c.re, factor.v.c.im = -factor.v.c.im;
+        tsr__gx_result(&x, &gi[1], times(&x, grads[0], scalar_operand(factor)));
+    } else if (tsr__node_needs_grad(node, 1)) {
         double alpha = scalar_value(at->alpha);
         double factor = at->op == TSR_OP_SUB ? -alpha : alpha;
         tsr__gx_result(&x, &gi[1], factor == 1 ? grads[0] : tsr__gx_scale(&x, grads[0], factor));
@@ -160,7 +176,7 @@ static tsr_tensor *pair(tsr__gx *x, tsr_op op, const tsr_tensor *a, const tsr_te
 static tsr_tensor *pow_base_grad(tsr__gx *x, tsr__node *node, const tsr_tensor *g)
 {
     const binary_attrs *at = tsr__node_attrs(node);
-    tsr_tensor *a = tsr__gx_saved(x, node, SAVED_A);
+    tsr_tensor *a = saved_conj(x, node, SAVED_A);
     if (at->scalar[1]) {
         if (scalar_value(at->value[1]) == 0)
             return tsr__gx_zeros_like(x, g);
@@ -168,26 +184,28 @@ static tsr_tensor *pow_base_grad(tsr__gx *x, tsr__node *node, const tsr_tensor *
                                        scalar_operand(scalar_minus_one(at->value[1])));
         return times(x, times(x, g, scalar_operand(at->value[1])), tsr_operand_tensor(p));
     }
-    tsr_tensor *b = tsr__gx_saved(x, node, SAVED_B);
+    tsr_tensor *b = saved_conj(x, node, SAVED_B);
     tsr_tensor *p = pair(x, TSR_OP_POW, a, tsr__gx_add_scalar(x, b, -1));
     tsr_tensor *full = tsr__gx_mul(x, g, tsr__gx_mul(x, b, p));
     return tsr__gx_where(x, versus(x, TSR_OP_EQ, b, 0), scalar_operand(tsr_scalar_int(0)),
                          tsr_operand_tensor(full));
 }
 
-/* d/db a^b = a^b * log(a), zero where a == 0 and b >= 0. */
+/* d/db a^b = a^b * log(a), zero where a == 0 and b >= 0 (Re b >= 0 for
+ * complex b, as PyTorch). */
 static tsr_tensor *pow_exponent_grad(tsr__gx *x, tsr__node *node, const tsr_tensor *g)
 {
     const binary_attrs *at = tsr__node_attrs(node);
-    tsr_tensor *gr = tsr__gx_mul(x, g, tsr__gx_saved(x, node, SAVED_RESULT));
-    tsr_tensor *nonneg = versus(x, TSR_OP_GE, tsr__gx_saved(x, node, SAVED_B), 0);
+    tsr_tensor *gr = tsr__gx_mul(x, g, saved_conj(x, node, SAVED_RESULT));
+    tsr_tensor *nonneg =
+        versus(x, TSR_OP_GE, tsr__gx_real(x, tsr__gx_saved(x, node, SAVED_B)), 0);
     tsr_operand zero = scalar_operand(tsr_scalar_int(0));
     if (at->scalar[0]) {
         double base = scalar_value(at->value[0]);
         tsr_tensor *full = tsr__gx_scale(x, gr, log(base));
         return base != 0 ? full : tsr__gx_where(x, nonneg, zero, tsr_operand_tensor(full));
     }
-    tsr_tensor *a = tsr__gx_saved(x, node, SAVED_A);
+    tsr_tensor *a = saved_conj(x, node, SAVED_A);
     tsr_tensor *full = tsr__gx_mul(x, gr, tsr__gx_unary(x, TSR_OP_LOG, a));
     tsr_tensor *cond = pair(x, TSR_OP_LOGICAL_AND, versus(x, TSR_OP_EQ, a, 0), nonneg);
     return tsr__gx_where(x, cond, zero, tsr_operand_tensor(full));
@@ -251,6 +269,30 @@ static tsr__backward_fn binary_formula(tsr_op op, int mode)
     }
 }
 
+static bool complex_scalar(tsr_operand o)
+{
+    return !o.tensor && o.scalar.kind == TSR_SCALAR_COMPLEX;
+}
+
+/* Whether the formula is right for complex operands: add, sub, mul, true
+ * div and pow (not with a Python complex scalar exponent or base, whose
+ * formulas read the scalar as real). */
+static bool complex_formula(tsr_op op, int mode, tsr_operand a, tsr_operand b)
+{
+    switch (op) {
+    case TSR_OP_ADD:
+    case TSR_OP_SUB:
+    case TSR_OP_MUL:
+        return true;
+    case TSR_OP_DIV:
+        return mode == TSR_ROUND_NONE;
+    case TSR_OP_POW:
+        return !complex_scalar(a) && !complex_scalar(b);
+    default:
+        return false;
+    }
+}
+
 /* Which of a, b and the result the formula reads, given the inputs that
  * need gradients (saving only those keeps PyTorch's version errors). */
 static void saved_needs(tsr_op op, int mode, bool need_a, bool need_b, bool save[3])
@@ -288,7 +330,7 @@ tsr_status tsr__grad_record_binary(tsr_op op, tsr_operand a, tsr_operand b,
     const tsr_tensor *inputs[2] = {a.tensor, b.tensor};
     int mode = attrs ? attrs->mode : 0;
     tsr__backward_fn fn = binary_formula(op, op == TSR_OP_DIV ? mode : 0);
-    if (!tsr__grad_wanted(inputs, 2) || !tsr_dtype_is_floating(tsr_tensor_dtype(out)))
+    if (!tsr__grad_wanted(inputs, 2) || !tsr__grad_dtype(tsr_tensor_dtype(out)))
         return TSR_OK;
     if (!fn)
         return tsr__grad_record_unimplemented(tsr_op_name(op), inputs, 2, out);
@@ -300,6 +342,8 @@ tsr_status tsr__grad_record_binary(tsr_op op, tsr_operand a, tsr_operand b,
     at->op = op;
     at->mode = mode;
     at->alpha = attrs ? attrs->scalars[0] : tsr_scalar_int(1);
+    if (complex_formula(op, mode, a, b))
+        tsr__node_allow_complex(node);
     at->scalar[0] = !a.tensor, at->value[0] = a.scalar;
     at->scalar[1] = !b.tensor, at->value[1] = b.scalar;
     bool save[3];
@@ -331,12 +375,13 @@ tsr_status tsr__grad_record_where(const tsr_tensor *condition, tsr_operand a, ts
                                   tsr_tensor *out)
 {
     const tsr_tensor *inputs[2] = {a.tensor, b.tensor};
-    if (!tsr__grad_wanted(inputs, 2) || !tsr_dtype_is_floating(tsr_tensor_dtype(out)))
+    if (!tsr__grad_wanted(inputs, 2) || !tsr__grad_dtype(tsr_tensor_dtype(out)))
         return TSR_OK;
     tsr__node *node;
     tsr_status st = start(TSR_OP_WHERE, where_backward, inputs, 2, 1, 0, &node);
     if (st != TSR_OK)
         return st;
+    tsr__node_allow_complex(node);
     st = tsr__node_save(node, 0, condition, "condition");
     return finish(node, st, out);
 }
@@ -401,7 +446,7 @@ tsr_status tsr__grad_record_clamp(const tsr_operand *operands, int mode, tsr_ten
         mode & TSR_CLAMP_HAS_MIN ? operands[1].tensor : NULL,
         mode & TSR_CLAMP_HAS_MAX ? operands[2].tensor : NULL,
     };
-    if (!tsr__grad_wanted(inputs, 3) || !tsr_dtype_is_floating(tsr_tensor_dtype(out)))
+    if (!tsr__grad_wanted(inputs, 3) || !tsr__grad_dtype(tsr_tensor_dtype(out)))
         return TSR_OK;
     tsr__node *node;
     tsr_status st = start(TSR_OP_CLAMP, clamp_backward, inputs, 3, 3, sizeof(clamp_attrs), &node);
@@ -474,6 +519,7 @@ tsr_status tsr__grad_record_inplace(tsr_op op, tsr__inplace *ip, const void *att
         tsr__node *node;
         tsr_status st = start(op, op == TSR_OP_COPY ? copy_backward : fill_backward, inputs,
                               op == TSR_OP_COPY ? 2 : 1, 0, 0, &node);
+        tsr__node_allow_complex(node); /* the engine converts src's gradient */
         return st == TSR_OK ? finish(node, TSR_OK, self) : st;
     }
     return tsr__grad_record_binary(op, old, ip->others[0], attrs, self);

@@ -121,11 +121,20 @@ static tsr_tensor *derivative(tsr__gx *x, const unary_attrs *at, const tsr_tenso
     }
 }
 
+/* PyTorch's complex formulas are `grad * f'(x).conj()`; for the holomorphic
+ * ops here f' has real coefficients, so f'(x).conj() = f'(conj x) and the
+ * real formulas are right when they read the conjugated saved value. abs is
+ * not holomorphic: its gradient is g * sgn(x). */
 static tsr_status unary_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
 {
     const unary_attrs *at = tsr__node_attrs(node);
     tsr__gx x = {0};
     tsr_tensor *v = unary_saves(at->op) == SAVES_NOTHING ? NULL : tsr__gx_saved(&x, node, 0);
+    if (v && tsr_dtype_is_complex(tsr_tensor_dtype(v)) && at->op == TSR_OP_ABS) {
+        tsr__gx_result(&x, &gi[0], tsr__gx_mul(&x, grads[0], tsr__gx_sgn(&x, v)));
+        return tsr__gx_finish(&x);
+    }
+    v = tsr__gx_conj(&x, v);
     bool is_gradient = false;
     tsr_tensor *d = x.status == TSR_OK ? derivative(&x, at, v, grads[0], &is_gradient) : NULL;
     tsr__gx_result(&x, &gi[0], is_gradient || !d ? d : tsr__gx_mul(&x, grads[0], d));
@@ -137,9 +146,31 @@ static bool differentiable(tsr_op op)
     return op >= TSR_OP_NEG && op <= TSR_OP_ERF;
 }
 
+/* The ops whose formula above is right for complex inputs. */
+static bool complex_formula(tsr_op op)
+{
+    switch (op) {
+    case TSR_OP_NEG:
+    case TSR_OP_ABS:
+    case TSR_OP_EXP:
+    case TSR_OP_LOG:
+    case TSR_OP_LOG1P:
+    case TSR_OP_EXPM1:
+    case TSR_OP_SQRT:
+    case TSR_OP_RSQRT:
+    case TSR_OP_SIN:
+    case TSR_OP_COS:
+    case TSR_OP_TANH:
+    case TSR_OP_SIGMOID:
+        return true;
+    default:
+        return false;
+    }
+}
+
 tsr_status tsr__grad_record_unary(tsr_op op, const tsr_tensor *t, int mode, tsr_tensor *out)
 {
-    if (!tsr__grad_wanted(&t, 1) || !tsr_dtype_is_floating(tsr_tensor_dtype(out)))
+    if (!tsr__grad_wanted(&t, 1) || !tsr__grad_dtype(tsr_tensor_dtype(out)))
         return TSR_OK;
     if (!differentiable(op))
         return tsr__grad_record_unimplemented(tsr_op_name(op), &t, 1, out);
@@ -152,6 +183,8 @@ tsr_status tsr__grad_record_unary(tsr_op op, const tsr_tensor *t, int mode, tsr_
         unary_attrs *at = tsr__node_attrs(node);
         at->op = op;
         at->mode = mode;
+        if (complex_formula(op))
+            tsr__node_allow_complex(node);
         if (unary_saves(op) == SAVES_INPUT)
             st = tsr__node_save(node, 0, t, "self");
         else if (unary_saves(op) == SAVES_RESULT)

@@ -4,6 +4,7 @@
 #include "ops/grad_expr.h"
 #include "autograd/graph.h"
 
+#include "ops/complex_parts.h"
 #include "runtime/error.h"
 
 tsr_status tsr__grad_node_start(const char *name, tsr__backward_fn fn,
@@ -11,7 +12,7 @@ tsr_status tsr__grad_node_start(const char *name, tsr__backward_fn fn,
                                 size_t attrs_size, const tsr_tensor *out, tsr__node **node)
 {
     *node = NULL;
-    if (!tsr__grad_wanted(inputs, count) || !tsr_dtype_is_floating(out->dtype))
+    if (!tsr__grad_wanted(inputs, count) || !tsr__grad_dtype(out->dtype))
         return TSR_OK;
     tsr_status st = tsr__node_create(name, fn, count, 1, saved, attrs_size, node);
     for (int i = 0; i < count && st == TSR_OK; i++)
@@ -228,4 +229,52 @@ tsr_status tsr__gx_finish(tsr__gx *x)
         tsr_tensor_release(x->temps[i]);
     x->count = 0;
     return x->status;
+}
+
+/* ---- complex tensors ---------------------------------------------------- */
+
+tsr_tensor *tsr__gx_conj(tsr__gx *x, const tsr_tensor *t)
+{
+    if (x->status != TSR_OK || !t)
+        return NULL;
+    if (!tsr_dtype_is_complex(tsr_tensor_dtype(t)))
+        return (tsr_tensor *)t;
+    tsr_tensor *c = NULL;
+    tsr_status st = tsr__conj_physical(t, &c);
+    return tsr__gx_keep(x, st, c);
+}
+
+tsr_scalar tsr__gx_conj_scalar(tsr_scalar s)
+{
+    if (s.kind == TSR_SCALAR_COMPLEX)
+        s.v.c.im = -s.v.c.im;
+    return s;
+}
+
+tsr_operand tsr__gx_conj_operand(tsr__gx *x, tsr_operand o)
+{
+    if (o.tensor)
+        return tsr_operand_tensor(tsr__gx_conj(x, o.tensor));
+    return tsr_operand_scalar(tsr__gx_conj_scalar(o.scalar));
+}
+
+tsr_tensor *tsr__gx_real(tsr__gx *x, const tsr_tensor *t)
+{
+    if (x->status != TSR_OK || !t)
+        return NULL;
+    if (!tsr_dtype_is_complex(tsr_tensor_dtype(t)))
+        return (tsr_tensor *)t;
+    tsr_tensor *r = NULL;
+    tsr_status st = tsr__real_part(t, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+tsr_tensor *tsr__gx_sgn(tsr__gx *x, const tsr_tensor *t)
+{
+    if (!t || !tsr_dtype_is_complex(tsr_tensor_dtype(t)))
+        return tsr__gx_unary(x, TSR_OP_SIGN, t);
+    tsr_tensor *magnitude = tsr__gx_unary(x, TSR_OP_ABS, t);
+    tsr_tensor *zero = tsr__gx_compare(x, TSR_OP_EQ, magnitude, tsr__gx_float(0.0));
+    tsr_tensor *unit = tsr__gx_div(x, t, magnitude);
+    return tsr__gx_where(x, zero, tsr__gx_float(0.0), tsr_operand_tensor(unit));
 }

@@ -65,6 +65,20 @@ tsr_tensor *tsr__gx_positions(tsr__gx *x, tsr_backend *backend, int64_t n, int a
 tsr_tensor *tsr__gx_mask(tsr__gx *x, const tsr_tensor *condition, const tsr_tensor *a);
 tsr_tensor *tsr__gx_where(tsr__gx *x, const tsr_tensor *condition, tsr_operand a, tsr_operand b);
 tsr_tensor *tsr__gx_zeros_like(tsr__gx *x, const tsr_tensor *t);
+/* ---- complex tensors (docs/autograd.md, "Complex numbers") ------------- */
+
+/* conj(t), recorded; t itself (no new temporary) when t is real, so a
+ * formula written as PyTorch's `grad * f'(x).conj()` costs nothing for real
+ * tensors. NULL stays NULL. */
+tsr_tensor *tsr__gx_conj(tsr__gx *x, const tsr_tensor *t);
+/* An operand with its tensor or complex scalar conjugated. */
+tsr_operand tsr__gx_conj_operand(tsr__gx *x, tsr_operand o);
+tsr_scalar tsr__gx_conj_scalar(tsr_scalar s);
+/* Re(t) in t's real dtype, recorded; t itself when t is real. */
+tsr_tensor *tsr__gx_real(tsr__gx *x, const tsr_tensor *t);
+/* torch.sgn: t / |t| (0 where t == 0) for complex t, sign(t) for real t. */
+tsr_tensor *tsr__gx_sgn(tsr__gx *x, const tsr_tensor *t);
+
 /* Stores a new reference to t in *slot (when the formula succeeded so far). */
 void tsr__gx_result(tsr__gx *x, tsr_tensor **slot, tsr_tensor *t);
 tsr_status tsr__gx_finish(tsr__gx *x);

@@ -34,6 +34,7 @@ tsr_status tsr__grad_record_index_select(const tsr_tensor *t, int dim, const tsr
     tsr__node *node;
     tsr_status st = tsr__grad_node_start("index_select", index_select_backward, &t, 1, 1,
                                          sizeof(dim_attrs), out, &node);
+    tsr__node_allow_complex(node); /* linear in positions: no conjugate */
     if (node)
         ((dim_attrs *)tsr__node_attrs(node))->dim = dim;
     return tsr__grad_node_finish(node, st, index, out);
@@ -59,6 +60,7 @@ tsr_status tsr__grad_record_gather(const tsr_tensor *t, int dim, const tsr_tenso
     tsr__node *node;
     tsr_status st =
         tsr__grad_node_start("gather", gather_backward, &t, 1, 1, sizeof(dim_attrs), out, &node);
+    tsr__node_allow_complex(node); /* linear in positions: no conjugate */
     if (node)
         ((dim_attrs *)tsr__node_attrs(node))->dim = dim;
     return tsr__grad_node_finish(node, st, index, out);
@@ -115,6 +117,7 @@ tsr_status tsr__grad_record_embedding(const tsr_tensor *weight, const tsr_tensor
     tsr__node *node;
     tsr_status st = tsr__grad_node_start("embedding", embedding_backward, &weight, 1, 1,
                                          sizeof(embedding_attrs), out, &node);
+    tsr__node_allow_complex(node); /* linear in positions: no conjugate */
     if (node && padding_idx) {
         embedding_attrs *at = tsr__node_attrs(node);
         at->has_padding = true;

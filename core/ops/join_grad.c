@@ -36,6 +36,7 @@ tsr_status tsr__grad_record_cat(const tsr_tensor *const *tensors, size_t count, 
     tsr__node *node;
     tsr_status st = tsr__grad_node_start("cat", cat_backward, tensors, (int)count, 0,
                                          sizeof(cat_attrs) + count * sizeof(int64_t), out, &node);
+    tsr__node_allow_complex(node); /* linear in positions: no conjugate */
     if (node) {
         cat_attrs *at = tsr__node_attrs(node);
         at->dim = dim;

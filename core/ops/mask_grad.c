@@ -32,5 +32,6 @@ tsr_status tsr__grad_record_masked_fill(const tsr_tensor *t, const tsr_tensor *m
     tsr__node *node;
     tsr_status st =
         tsr__grad_node_start("masked_fill", masked_fill_backward, inputs, 2, 1, 0, out, &node);
+    tsr__node_allow_complex(node); /* linear in positions: no conjugate */
     return tsr__grad_node_finish(node, st, mask, out);
 }

@@ -4,6 +4,7 @@
 #include "ops/products.h"
 
 #include "autograd/graph.h"
+#include "ops/complex_parts.h"
 #include "tensor/copy.h"
 #include "tensor/launch.h"
 #include "tensor/scalar.h"
@@ -242,31 +243,12 @@ tsr_status tsr__matmul_general(const char *name, const tsr_tensor *a, const tsr_
 /* dot, vdot                                                                 */
 /* ======================================================================== */
 
-/* A contiguous copy of complex t with the imaginary parts negated, written
- * through a real view of the copy's storage (exact for every value,
- * infinities and NaN included). Not recorded: complex tensors never
- * require grad. */
+/* conj(a) for vdot, recorded (ops/complex_parts.c) so that vdot's gradient
+ * for a reaches a through it: PyTorch's grad.conj() * other. */
 static tsr_status conjugate(const char *name, const tsr_tensor *t, tsr_tensor **out)
 {
-    tsr_dtype real = t->dtype == TSR_COMPLEX64 ? TSR_FLOAT32 : TSR_FLOAT64;
-    tsr_tensor *copy = NULL, *imag = NULL, *negated = NULL;
-    bool grad_mode = tsr_grad_mode_set(false);
-    tsr_status st = tsr__materialize(name, t, &copy);
-    if (st == TSR_OK) {
-        int64_t strides[TSR_MAX_DIMS];
-        for (int d = 0; d < copy->ndim; d++)
-            strides[d] = copy->strides[d] * 2;
-        st = tsr__tensor_wrap(copy->storage, real, copy->ndim, copy->shape, strides,
-                              copy->offset * 2 + 1, &imag);
-    }
-    if (st == TSR_OK)
-        st = tsr_unary(TSR_OP_NEG, imag, &negated);
-    if (st == TSR_OK)
-        st = tsr_copy_(imag, negated);
-    tsr_grad_mode_set(grad_mode);
-    tsr_tensor_release(imag);
-    tsr_tensor_release(negated);
-    return tsr__deliver(st, copy, out);
+    (void)name;
+    return tsr__conj_physical(t, out);
 }
 
 /* sum a[i] * b[i] as the product [1, K] @ [K, 1], viewed as 0-d. PyTorch's

@@ -4,7 +4,9 @@
  * follow. Formulas as PyTorch's derivatives.yaml for mm and addmm:
  *   grad_a = alpha * grad @ b^T, grad_b = alpha * a^T @ grad, grad_c = beta * grad,
  * over the broadcast batch dims; the engine sums each back to its input's
- * shape. Only real floating tensors require grad, so nothing is conjugated. */
+ * shape. Complex operands and scalars enter conjugated (PyTorch's
+ * conj(alpha) * grad @ b^H, conj(alpha) * a^H @ grad, conj(beta) * grad);
+ * conjugating a real tensor is free. */
 #include "autograd/graph.h"
 #include "ops/products.h"
 
@@ -13,15 +15,19 @@
 #include "ops/grad_expr.h"
 
 typedef struct matmul_attrs {
-    double alpha, beta;
+    tsr_scalar alpha, beta; /* the formulas multiply by their conjugates */
 } matmul_attrs;
 
 enum { SAVED_A, SAVED_B };
 
-/* t scaled by factor (t itself when factor is 1). */
-static tsr_tensor *scaled(tsr__gx *x, tsr_tensor *t, double factor)
+/* t scaled by conj(factor) (t itself when factor is 1). */
+static tsr_tensor *scaled(tsr__gx *x, tsr_tensor *t, tsr_scalar factor)
 {
-    return factor == 1.0 ? t : tsr__gx_scale(x, t, factor);
+    if (factor.kind == TSR_SCALAR_COMPLEX)
+        return tsr__gx_binary(x, TSR_OP_MUL, tsr_operand_tensor(t),
+                              tsr_operand_scalar(tsr__gx_conj_scalar(factor)));
+    double f = tsr__scalar_to_double(factor);
+    return f == 1.0 ? t : tsr__gx_scale(x, t, f);
 }
 
 static tsr_tensor *transposed(tsr__gx *x, tsr_tensor *t)
@@ -48,11 +54,11 @@ static tsr_status matmul_backward(tsr__node *node, tsr_tensor *const *grads, tsr
     tsr__gx x = {0};
     tsr_tensor *grad = grads[0];
     if (tsr__node_needs_grad(node, 0)) {
-        tsr_tensor *bt = transposed(&x, tsr__gx_saved(&x, node, SAVED_B));
+        tsr_tensor *bt = transposed(&x, tsr__gx_conj(&x, tsr__gx_saved(&x, node, SAVED_B)));
         tsr__gx_result(&x, &gi[0], scaled(&x, product(&x, grad, bt), at->alpha));
     }
     if (tsr__node_needs_grad(node, 1)) {
-        tsr_tensor *a_t = transposed(&x, tsr__gx_saved(&x, node, SAVED_A));
+        tsr_tensor *a_t = transposed(&x, tsr__gx_conj(&x, tsr__gx_saved(&x, node, SAVED_A)));
         tsr__gx_result(&x, &gi[1], scaled(&x, product(&x, a_t, grad), at->alpha));
     }
     if (tsr__node_needs_grad(node, 2))
@@ -65,7 +71,7 @@ tsr_status tsr__grad_record_matmul(const char *name, const tsr_tensor *a, const 
                                    tsr_tensor *out)
 {
     const tsr_tensor *inputs[3] = {a, b, c};
-    if (!tsr__grad_wanted(inputs, 3) || !tsr_dtype_is_floating(tsr_tensor_dtype(out)))
+    if (!tsr__grad_wanted(inputs, 3) || !tsr__grad_dtype(tsr_tensor_dtype(out)))
         return TSR_OK;
     tsr__node *node = NULL;
     tsr_status st = tsr__node_create(name, matmul_backward, 3, 1, 2, sizeof(matmul_attrs), &node);
@@ -73,8 +79,9 @@ tsr_status tsr__grad_record_matmul(const char *name, const tsr_tensor *a, const 
         st = tsr__node_set_input(node, i, inputs[i]);
     if (st == TSR_OK) {
         matmul_attrs *at = tsr__node_attrs(node);
-        at->alpha = tsr__scalar_to_double(alpha);
-        at->beta = tsr__scalar_to_double(beta);
+        at->alpha = alpha;
+        at->beta = beta;
+        tsr__node_allow_complex(node);
         if (tsr__node_needs_grad(node, 1))
             st = tsr__node_save(node, SAVED_A, a, "self");
     }

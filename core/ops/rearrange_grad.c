@@ -32,6 +32,7 @@ tsr_status tsr__grad_record_triangle(tsr_op op, const tsr_tensor *t, int64_t dia
     const char *name = op == TSR_OP_TRIL ? "tril" : "triu";
     tsr_status st =
         tsr__grad_node_start(name, triangle_backward, &t, 1, 0, sizeof(triangle_attrs), out, &node);
+    tsr__node_allow_complex(node); /* linear in positions: no conjugate */
     if (node) {
         triangle_attrs *at = tsr__node_attrs(node);
         at->lower = op == TSR_OP_TRIL;
@@ -64,6 +65,7 @@ tsr_status tsr__grad_record_pad(const tsr_tensor *t, const int64_t *pad, int npa
     tsr__node *node;
     tsr_status st =
         tsr__grad_node_start("pad", pad_backward, &t, 1, 0, sizeof(pad_attrs), out, &node);
+    tsr__node_allow_complex(node); /* linear in positions: no conjugate */
     if (node) {
         pad_attrs *at = tsr__node_attrs(node);
         at->npad = npad;

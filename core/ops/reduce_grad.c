@@ -186,8 +186,16 @@ static tsr_tensor *prod_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_t
         return NULL;
     if (a->ndim == 0)
         return tsr__gx_same(x, g);
+    /* complex: PyTorch's g * (product of the others).conj(), which is the
+     * product of the conjugated others */
+    input = tsr__gx_conj(x, input);
     tsr_tensor *zero = tsr__gx_compare(x, TSR_OP_EQ, input, tsr__gx_float(0.0));
-    tsr_tensor *zeros = sum_reduced(x, a, zero, tsr_tensor_dtype(input));
+    /* counted in the real dtype: complex counts cannot be compared */
+    tsr_dtype dtype = tsr_tensor_dtype(input);
+    tsr_dtype count_dtype = dtype == TSR_COMPLEX64    ? TSR_FLOAT32
+                            : dtype == TSR_COMPLEX128 ? TSR_FLOAT64
+                                                      : dtype;
+    tsr_tensor *zeros = sum_reduced(x, a, zero, count_dtype);
     tsr_tensor *safe =
         zero ? tsr__gx_where(x, zero, tsr__gx_float(1.0), tsr_operand_tensor(input)) : NULL;
     tsr_tensor *nonzero_product = NULL;
@@ -240,7 +248,7 @@ static tsr_tensor *norm_grad(tsr__gx *x, const reduce_grad_attrs *a, const tsr_t
     if (p == 0.0 || x->status != TSR_OK)
         return NULL;
     tsr_tensor *gk = unsqueeze_reduced(x, a, g), *nk = unsqueeze_reduced(x, a, result);
-    tsr_tensor *sign = tsr__gx_unary(x, TSR_OP_SIGN, input);
+    tsr_tensor *sign = tsr__gx_sgn(x, input); /* sgn: z / |z| for complex input */
     if (p == 1.0)
         return tsr__gx_mul(x, sign, gk);
     tsr_tensor *norm_zero = tsr__gx_compare(x, TSR_OP_EQ, nk, tsr__gx_float(0.0));
@@ -352,6 +360,16 @@ static tsr_status reduce_backward(tsr__node *node, tsr_tensor *const *grads,
     return tsr__gx_finish(&x);
 }
 
+/* The kinds whose formula is right for complex inputs: sums and means move
+ * values linearly, prod conjugates, norm, var and std have real results
+ * whose formulas (with sgn for sign) are PyTorch's complex ones. */
+static bool complex_formula(tsr__reduce_grad_kind kind)
+{
+    return kind == TSR__RGRAD_SUM || kind == TSR__RGRAD_MEAN || kind == TSR__RGRAD_PROD ||
+           kind == TSR__RGRAD_NORM || kind == TSR__RGRAD_VAR || kind == TSR__RGRAD_STD ||
+           kind == TSR__RGRAD_VAR_MEAN || kind == TSR__RGRAD_STD_MEAN;
+}
+
 /* Records the node of a reduction whose input is t and whose
  * floating outputs are outs[0 .. nouts). */
 static tsr_status record(const char *name, const reduce_grad_attrs *attrs, const tsr_tensor *t,
@@ -363,6 +381,8 @@ static tsr_status record(const char *name, const reduce_grad_attrs *attrs, const
     if (st != TSR_OK)
         return st;
     memcpy(tsr__node_attrs(node), attrs, sizeof *attrs);
+    if (complex_formula(attrs->kind))
+        tsr__node_allow_complex(node);
     st = tsr__node_set_input(node, 0, t);
     if (st == TSR_OK && saves_input(attrs->kind))
         st = tsr__node_save(node, SAVED_INPUT, t, "self");
@@ -381,7 +401,7 @@ static tsr_status record(const char *name, const reduce_grad_attrs *attrs, const
 static bool wanted(const tsr_tensor *t, tsr_tensor *const *outs)
 {
     const tsr_tensor *inputs[1] = {t};
-    return tsr__grad_wanted(inputs, 1) && tsr_dtype_is_floating(tsr_tensor_dtype(outs[0]));
+    return tsr__grad_wanted(inputs, 1) && tsr__grad_dtype(tsr_tensor_dtype(outs[0]));
 }
 
 tsr_status tsr__grad_record_reduce(tsr__reduce_grad_kind kind, const char *name,

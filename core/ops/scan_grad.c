@@ -277,7 +277,9 @@ static tsr_tensor *formula(tsr__gx *x, tsr__node *node, const scan_grad_attrs *a
     case TSR__SGRAD_CUMSUM:
         return a->ndim == 0 ? tsr__gx_same(x, g) : reverse_cumsum(x, g, a->dim);
     case TSR__SGRAD_CUMPROD:
-        return cumprod_grad(x, a, input, result, g);
+        /* complex: PyTorch conjugates the partial products, which are
+         * those of the conjugated values */
+        return cumprod_grad(x, a, tsr__gx_conj(x, input), tsr__gx_conj(x, result), g);
     case TSR__SGRAD_CUMMAXMIN:
         return cummaxmin_grad(x, a, tsr__gx_saved(x, node, SAVED_INDICES), g);
     case TSR__SGRAD_LOGCUMSUMEXP:
@@ -305,6 +307,8 @@ tsr_status tsr__grad_record_scan(tsr__scan_grad_kind kind, const char *name, con
         return st;
     scan_grad_attrs *a = tsr__node_attrs(node);
     a->kind = kind;
+    if (kind == TSR__SGRAD_CUMSUM || kind == TSR__SGRAD_CUMPROD)
+        tsr__node_allow_complex(node);
     a->ndim = t->ndim;
     a->dim = dim;
     memcpy(a->in_shape, t->shape, (size_t)t->ndim * sizeof *t->shape);

@@ -316,7 +316,7 @@ tsr_status tsr__grad_record_scatter_reduce(const tsr__scatter_grad *info, const 
                                            tsr_tensor *out)
 {
     const tsr_tensor *inputs[2] = {self, src};
-    if (!tsr__grad_wanted(inputs, 2) || !tsr_dtype_is_floating(out->dtype))
+    if (!tsr__grad_wanted(inputs, 2) || !tsr__grad_dtype(out->dtype))
         return TSR_OK;
     tsr__node *node = NULL;
     tsr_status st =
@@ -368,7 +368,7 @@ tsr_status tsr__grad_record_scatter_multiply_value(const tsr__scatter_grad *info
                                                    const tsr_tensor *self, const tsr_tensor *index,
                                                    tsr_tensor *out)
 {
-    if (!tsr__grad_wanted(&self, 1) || !tsr_dtype_is_floating(out->dtype))
+    if (!tsr__grad_wanted(&self, 1) || !tsr__grad_dtype(out->dtype))
         return TSR_OK;
     tsr__node *node = NULL;
     tsr_status st =
@@ -482,6 +482,7 @@ tsr_status tsr__grad_record_scatter(const tsr__scatter_grad *info, const tsr_ten
     tsr__node *node;
     tsr_status st =
         tsr__grad_node_start(info->name, scatter_backward, inputs, 2, 1, sizeof *info, out, &node);
+    tsr__node_allow_complex(node); /* linear in positions: no conjugate */
     if (node)
         memcpy(tsr__node_attrs(node), info, sizeof *info);
     return tsr__grad_node_finish(node, st, index, out);

@@ -226,9 +226,12 @@ tsr_status tsr__grad_copy(tsr_status st, const char *name, const tsr_tensor *t, 
 {
     if (st != TSR_OK || result == t)
         return tsr__deliver(st, result, out);
-    if (tsr__grad_wanted(&t, 1) && tsr_dtype_is_floating(result->dtype)) {
+    if (tsr__grad_wanted(&t, 1) && tsr__grad_dtype(result->dtype)) {
         tsr__node *node = NULL;
         st = tsr__node_create(name, copy_backward, 1, 1, 0, 0, &node);
+        /* complex -> real gives back g + 0i, real -> complex Re(g): the
+         * conversion of the gradient (PyTorch's _to_copy_backward) */
+        tsr__node_allow_complex(node);
         if (st == TSR_OK)
             st = tsr__node_set_input(node, 0, t);
         if (st == TSR_OK)

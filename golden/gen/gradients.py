@@ -42,15 +42,26 @@ def run(fn, values, args, wrt, grad_outputs):
     grads = torch.autograd.grad(fouts, leaves, grad_outputs, allow_unused=True)
     if any(g is None for g in grads):
         raise RuntimeError("an operand in wrt does not reach any output")
-    return [o.detach() for o in outs], [g.detach() for g in grads]
+    # complex gradients may come back as lazy conjugates (matmul's): resolve
+    # them to plain values (a no-op for real tensors)
+    return [o.detach() for o in outs], [g.detach().resolve_conj().resolve_neg() for g in grads]
+
+
+def _grad_output(rng, out):
+    """A standard normal grad_output shaped like out; a complex output's has an
+    imaginary part too, drawn after the real parts (real outputs draw exactly
+    what they always drew)."""
+    g = np.asarray(rng.standard_normal(tuple(out.shape)))
+    if out.is_complex():
+        g = g + 1j * np.asarray(rng.standard_normal(tuple(out.shape)))
+    return torch.from_numpy(np.asarray(g)).to(out.dtype)
 
 
 def record(builder, key, rng, fn, values, args, wrt, outs):
     """Compute and store the gradients of one case; returns its `grad` entry."""
     from .framework import bitwise_same, npy_bytes
 
-    gouts = [torch.from_numpy(np.asarray(rng.standard_normal(tuple(o.shape)))).to(o.dtype)
-             for o in outs if floating(o)]
+    gouts = [_grad_output(rng, o) for o in outs if floating(o)]
     again, grads = run(fn, values, args, wrt, gouts)
     for a, b in zip(outs, again):
         if not bitwise_same(a.contiguous(), b.contiguous()):

@@ -43,8 +43,10 @@ TSR_API bool tsr_grad_mode_set(bool enabled);
 /* Tensors and their gradients                                               */
 /* ======================================================================== */
 
-/* Marks a leaf as requiring grad (or not). Only floating point tensors can
- * require grad, and only leaves can be switched off. Not thread-safe with
+/* Marks a leaf as requiring grad (or not). Only floating point and complex
+ * tensors can require grad (complex gradients follow PyTorch's conjugate
+ * Wirtinger convention, docs/autograd.md), and only leaves can be switched
+ * off. Not thread-safe with
  * other calls on the same tensor. */
 TSR_API tsr_status tsr_tensor_set_requires_grad(tsr_tensor *tensor, bool requires_grad);
 TSR_API bool tsr_tensor_requires_grad(const tsr_tensor *tensor);
@@ -149,7 +151,10 @@ typedef struct tsr_gradcheck_options {
  * fn with central finite differences, element by element, for every input
  * that requires grad (use float64 inputs). Returns TSR_OK when every entry
  * agrees within atol + rtol * |numerical|, TSR_ERR_AUTOGRAD naming the first
- * entry that does not, or the failure of fn. options may be NULL; max_error
+ * entry that does not, or the failure of fn. Complex inputs and outputs count
+ * as their real and imaginary parts (PyTorch's complex gradcheck: the
+ * Wirtinger derivatives in its conjugate convention are checked); use
+ * complex128 for them. options may be NULL; max_error
  * (may be NULL) receives the largest |analytical - numerical|. The inputs are
  * not modified. */
 TSR_API tsr_status tsr_gradcheck(tsr_gradcheck_fn fn, void *context,
