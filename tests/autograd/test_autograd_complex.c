@@ -5,6 +5,7 @@
  * formula against finite differences of its real and imaginary parts
  * (tsr_gradcheck on complex128), first order and through double backward. */
 #include "check.h"
+#include "grad_harness.h"
 
 #include <stdlib.h>
 

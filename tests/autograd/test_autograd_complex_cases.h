@@ -409,83 +409,16 @@ static const ccase CCASES[] = {
     {"sub complex alpha", f_sub_complex_alpha, 2, {V3, V3}, false},
 };
 
-static tsr_status call_ccase(void *context, const tsr_tensor *const *inputs, int n,
-                             tsr_tensor **output)
-{
-    (void)n;
-    return ((const ccase *)context)->fn(inputs, output);
-}
-
-/* The gradient for input 0 with a fixed complex (or real) seed, recorded
- * with create_graph: its gradcheck is double backward's. */
-static tsr_status call_cgradient(void *context, const tsr_tensor *const *inputs, int n,
-                                 tsr_tensor **output)
-{
-    const ccase *c = context;
-    bool previous = tsr_grad_mode_set(true);
-    const tsr_tensor *args[3];
-    tsr_tensor *made[3] = {NULL, NULL, NULL};
-    tsr_status st = TSR_OK;
-    for (int i = 0; i < n && st == TSR_OK; i++) {
-        args[i] = inputs[i];
-        if (!c->inputs[i].constant && !tsr_tensor_requires_grad(inputs[i])) {
-            st = tsr_detach(inputs[i], &made[i]);
-            if (st == TSR_OK)
-                st = tsr_tensor_set_requires_grad(made[i], true);
-            args[i] = made[i];
-        }
-    }
-    tsr_tensor *y = NULL, *grad = NULL, *seed = NULL;
-    if (st == TSR_OK)
-        st = c->fn(args, &y);
-    if (st == TSR_OK) {
-        int64_t m = tsr_tensor_numel(y);
-        double w[128];
-        for (int64_t i = 0; i < m && i < 64; i++) {
-            w[2 * i] = 0.5 + 0.25 * (double)(i % 5);
-            w[2 * i + 1] = 0.3 - 0.2 * (double)(i % 3);
-        }
-        bool complex = tsr_dtype_is_complex(tsr_tensor_dtype(y));
-        if (!complex) {
-            for (int64_t i = 0; i < m; i++)
-                w[i] = w[2 * i];
-        }
-        st = tsr_from_host(w, (size_t)m * (complex ? 2 : 1) * sizeof *w, tsr_tensor_ndim(y),
-                           tsr_tensor_shape(y), complex ? TSR_COMPLEX128 : TSR_FLOAT64, NULL,
-                           &seed);
-    }
-    const tsr_tensor *outs[1] = {y}, *wrt[1] = {args[0]}, *seeds[1] = {seed};
-    if (st == TSR_OK)
-        st = tsr_autograd_grad(outs, 1, wrt, 1, seeds,
-                               TSR_GRAD_CREATE_GRAPH | TSR_GRAD_ALLOW_UNUSED, &grad);
-    if (st == TSR_OK && !grad)
-        st = tsr_zeros(tsr_tensor_ndim(args[0]), tsr_tensor_shape(args[0]),
-                       tsr_tensor_dtype(args[0]), NULL, &grad);
-    tsr_tensor_release(y);
-    tsr_tensor_release(seed);
-    for (int i = 0; i < n; i++)
-        tsr_tensor_release(made[i]);
-    tsr_grad_mode_set(previous);
-    if (st != TSR_OK) {
-        tsr_tensor_release(grad);
-        return st;
-    }
-    *output = grad;
-    return TSR_OK;
-}
-
 static void run_ccase(const ccase *c, bool second_order)
 {
     tsr_tensor *inputs[3] = {NULL, NULL, NULL};
-    for (int i = 0; i < c->n; i++)
+    unsigned constant = 0;
+    for (int i = 0; i < c->n; i++) {
         inputs[i] = cmake_input(&c->inputs[i], i + 1);
-    double worst = 0;
-    int st = tsr_gradcheck(second_order ? call_cgradient : call_ccase, (void *)c,
-                           (const tsr_tensor *const *)inputs, c->n, NULL, &worst);
-    check_count++;
-    if (st != TSR_OK)
-        CHECK_FAIL_("%s%s: %s: %s", c->name, second_order ? " (double backward)" : "",
-                    tsr_status_name(st), tsr_last_error());
+        constant |= c->inputs[i].constant ? 1u << i : 0u;
+    }
+    grad_harness h = {c->name, c->fn, c->n, constant, 0};
+    grad_harness_check(&h, inputs, second_order);
     for (int i = 0; i < c->n; i++)
         tsr_tensor_release(inputs[i]);
 }

@@ -4,6 +4,7 @@
  * differentiable ops. Inputs stay away from kinks (abs, relu and clamp at
  * their corners, ties of maximum) where the two cannot agree. */
 #include "check.h"
+#include "grad_harness.h"
 
 #include <stdlib.h>
 
@@ -488,64 +489,12 @@ static const grad_case CASES[] = {
 
 /* ---- running ------------------------------------------------------------ */
 
-static tsr_status call_case(void *context, const tsr_tensor *const *inputs, int n,
-                            tsr_tensor **output)
+static unsigned constant_mask(const input_spec *inputs, int n)
 {
-    (void)n;
-    return ((const grad_case *)context)->fn(inputs, output);
-}
-
-/* The gradient of the case's function with respect to input 0, for a fixed
- * output gradient, as a function of all inputs: its Jacobian needs double
- * backward (gradgradcheck in PyTorch). */
-static tsr_status call_gradient(void *context, const tsr_tensor *const *inputs, int n,
-                                tsr_tensor **output)
-{
-    const grad_case *c = context;
-    bool previous = tsr_grad_mode_set(true);
-    /* numerical evaluations pass fresh inputs: differentiate those too */
-    const tsr_tensor *args[3];
-    tsr_tensor *made[3] = {NULL, NULL, NULL};
-    tsr_status st = TSR_OK;
-    for (int i = 0; i < n && st == TSR_OK; i++) {
-        args[i] = inputs[i];
-        if (!c->inputs[i].constant && !tsr_tensor_requires_grad(inputs[i])) {
-            st = tsr_detach(inputs[i], &made[i]);
-            if (st == TSR_OK)
-                st = tsr_tensor_set_requires_grad(made[i], true);
-            args[i] = made[i];
-        }
-    }
-    tsr_tensor *y = NULL, *grad = NULL, *seed = NULL;
-    if (st == TSR_OK)
-        st = c->fn(args, &y);
-    if (st == TSR_OK) {
-        /* seed: a fixed non-uniform vector, so every output element counts */
-        int64_t m = tsr_tensor_numel(y);
-        double w[64];
-        for (int64_t i = 0; i < m && i < 64; i++)
-            w[i] = 0.5 + 0.25 * (double)(i % 5);
-        st = tsr_from_host(w, (size_t)m * sizeof *w, tsr_tensor_ndim(y), tsr_tensor_shape(y),
-                           TSR_FLOAT64, NULL, &seed);
-    }
-    const tsr_tensor *outs[1] = {y}, *wrt[1] = {args[0]}, *seeds[1] = {seed};
-    if (st == TSR_OK)
-        st = tsr_autograd_grad(outs, 1, wrt, 1, seeds,
-                               TSR_GRAD_CREATE_GRAPH | TSR_GRAD_ALLOW_UNUSED, &grad);
-    if (st == TSR_OK && !grad)
-        st = tsr_zeros(tsr_tensor_ndim(args[0]), tsr_tensor_shape(args[0]), TSR_FLOAT64, NULL,
-                       &grad);
-    tsr_tensor_release(y);
-    tsr_tensor_release(seed);
+    unsigned mask = 0;
     for (int i = 0; i < n; i++)
-        tsr_tensor_release(made[i]);
-    tsr_grad_mode_set(previous);
-    if (st != TSR_OK) {
-        tsr_tensor_release(grad);
-        return st;
-    }
-    *output = grad;
-    return TSR_OK;
+        mask |= inputs[i].constant ? 1u << i : 0u;
+    return mask;
 }
 
 static void run_case(const grad_case *c, bool second_order)
@@ -553,20 +502,8 @@ static void run_case(const grad_case *c, bool second_order)
     tsr_tensor *inputs[3] = {NULL, NULL, NULL};
     for (int i = 0; i < c->n; i++)
         inputs[i] = make_input(&c->inputs[i], i + 1);
-    tsr_gradcheck_options options = {.struct_size = sizeof options, .eps = c->eps};
-    double worst = 0;
-    int st;
-    if (!second_order) {
-        st = tsr_gradcheck(call_case, (void *)c, (const tsr_tensor *const *)inputs, c->n, &options,
-                           &worst);
-    } else {
-        st = tsr_gradcheck(call_gradient, (void *)c, (const tsr_tensor *const *)inputs, c->n,
-                           &options, &worst);
-    }
-    check_count++;
-    if (st != TSR_OK)
-        CHECK_FAIL_("%s%s: %s: %s", c->name, second_order ? " (double backward)" : "",
-                    tsr_status_name(st), tsr_last_error());
+    grad_harness h = {c->name, c->fn, c->n, constant_mask(c->inputs, c->n), c->eps};
+    grad_harness_check(&h, inputs, second_order);
     for (int i = 0; i < c->n; i++)
         tsr_tensor_release(inputs[i]);
 }

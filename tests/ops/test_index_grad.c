@@ -8,6 +8,7 @@
  * sort and unique. More of scatter's gradients (reduce=multiply with a
  * value, scatter_reduce(prod)'s double backward): test_scatter_grad.c. */
 #include "check.h"
+#include "grad_harness.h"
 
 #define SHAPE(...) ((const int64_t[]){__VA_ARGS__})
 
@@ -349,71 +350,13 @@ static tsr_tensor *make_input(int ndim, const int64_t *shape, int salt)
     return t;
 }
 
-static tsr_status call_case(void *context, const tsr_tensor *const *inputs, int n,
-                            tsr_tensor **output)
-{
-    (void)n;
-    return ((const grad_case *)context)->fn(inputs, output);
-}
-
-/* d(sum(seed * f(x)))/dx as a function of x: its Jacobian is f's second
- * derivative, which gradcheck compares with finite differences of it. */
-static tsr_status call_gradient(void *context, const tsr_tensor *const *inputs, int n,
-                                tsr_tensor **output)
-{
-    const grad_case *c = context;
-    bool previous = tsr_grad_mode_set(true);
-    const tsr_tensor *args[2];
-    tsr_tensor *made[2] = {NULL, NULL}, *y = NULL, *seed = NULL, *grads[2] = {NULL, NULL};
-    tsr_status st = TSR_OK;
-    for (int i = 0; i < n && st == TSR_OK; i++) {
-        args[i] = inputs[i];
-        if (!tsr_tensor_requires_grad(inputs[i])) {
-            st = tsr_detach(inputs[i], &made[i]);
-            if (st == TSR_OK)
-                st = tsr_tensor_set_requires_grad(made[i], true);
-            args[i] = made[i];
-        }
-    }
-    if (st == TSR_OK)
-        st = c->fn(args, &y);
-    if (st == TSR_OK) {
-        double w[64];
-        for (int64_t i = 0; i < tsr_tensor_numel(y) && i < 64; i++)
-            w[i] = 0.5 + 0.25 * (double)(i % 5);
-        st = tsr_from_host(w, (size_t)tsr_tensor_numel(y) * sizeof *w, tsr_tensor_ndim(y),
-                           tsr_tensor_shape(y), TSR_FLOAT64, NULL, &seed);
-    }
-    if (st == TSR_OK)
-        st = tsr_autograd_grad((const tsr_tensor *[]){y}, 1, args, n, (const tsr_tensor *[]){seed},
-                               TSR_GRAD_CREATE_GRAPH, grads);
-    /* one output: the first input's gradient, plus the second's when there is one */
-    if (st == TSR_OK && n == 2 && tsr_tensor_numel(grads[1]) == tsr_tensor_numel(grads[0]))
-        st = tsr_add(grads[0], grads[1], output);
-    else if (st == TSR_OK)
-        st = tsr_clone(grads[0], output);
-    tsr_grad_mode_set(previous);
-    for (int i = 0; i < 2; i++) {
-        tsr_tensor_release(made[i]);
-        tsr_tensor_release(grads[i]);
-    }
-    tsr_tensor_release(y);
-    tsr_tensor_release(seed);
-    return st;
-}
-
 static void run(const grad_case *c, bool second_order)
 {
     tsr_tensor *inputs[2] = {NULL, NULL};
     for (int i = 0; i < c->n; i++)
         inputs[i] = make_input(c->ndim[i], c->shape[i], i + 1);
-    double worst = 0;
-    int st = tsr_gradcheck(second_order ? call_gradient : call_case, (void *)c,
-                           (const tsr_tensor *const *)inputs, c->n, NULL, &worst);
-    check_count++;
-    if (st != TSR_OK)
-        CHECK_FAIL_("%s%s: %s: %s", c->name, second_order ? " (double backward)" : "",
-                    tsr_status_name(st), tsr_last_error());
+    grad_harness h = {c->name, c->fn, c->n, 0, 0};
+    grad_harness_check(&h, inputs, second_order);
     for (int i = 0; i < c->n; i++)
         tsr_tensor_release(inputs[i]);
 }

@@ -6,6 +6,7 @@
  * Family: rearrange (pad). Constant, reflect and replicate gradients are in
  * test_index_grad.c's table. */
 #include "check.h"
+#include "grad_harness.h"
 
 #define SHAPE(...) ((const int64_t[]){__VA_ARGS__})
 
@@ -126,46 +127,9 @@ static void circular_refuses_wrong_ranks_and_odd_pad_lists(void)
     tsr_tensor_release(v);
 }
 
-static tsr_status circular_fn(void *context, const tsr_tensor *const *inputs, int n,
-                              tsr_tensor **output)
+static tsr_status circular_fn(const tsr_tensor *const *inputs, tsr_tensor **output)
 {
-    (void)context;
-    (void)n;
     return pad_circular(inputs[0], SHAPE(2, -1, 1, 3), 4, output);
-}
-
-/* d(sum(seed * pad(x)))/dx as a function of x, so gradcheck of it checks
- * the backward's own backward. */
-static tsr_status circular_grad_fn(void *context, const tsr_tensor *const *inputs, int n,
-                                   tsr_tensor **output)
-{
-    (void)context;
-    (void)n;
-    bool previous = tsr_grad_mode_set(true);
-    /* gradcheck's own input requires grad; its perturbed copies do not */
-    const tsr_tensor *x = inputs[0];
-    tsr_tensor *leaf = NULL, *y = NULL, *seed = NULL, *grad = NULL;
-    tsr_status st = TSR_OK;
-    if (!tsr_tensor_requires_grad(x)) {
-        st = tsr_detach(x, &leaf);
-        if (st == TSR_OK)
-            st = tsr_tensor_set_requires_grad(leaf, true);
-        x = leaf;
-    }
-    if (st == TSR_OK)
-        st = pad_circular(x, SHAPE(2, -1, 1, 3), 4, &y);
-    if (st == TSR_OK)
-        st = tsr_sin(y, &seed); /* a seed that varies with x */
-    if (st == TSR_OK) {
-        const tsr_tensor *outs[1] = {y}, *wrt[1] = {x}, *seeds[1] = {seed};
-        st = tsr_autograd_grad(outs, 1, wrt, 1, seeds, TSR_GRAD_CREATE_GRAPH, &grad);
-    }
-    tsr_grad_mode_set(previous);
-    tsr_tensor_release(seed);
-    tsr_tensor_release(y);
-    tsr_tensor_release(leaf);
-    *output = grad;
-    return st;
 }
 
 static void circular_gradient_matches_finite_differences(void)
@@ -176,10 +140,9 @@ static void circular_gradient_matches_finite_differences(void)
     CHECK_OK(tsr_randn(gen, 4, SHAPE(2, 1, 3, 4), TSR_FLOAT64, NULL, &x));
     tsr_generator_destroy(gen);
     CHECK_OK(tsr_tensor_set_requires_grad(x, true));
-    double worst = 0;
-    const tsr_tensor *in[1] = {x};
-    CHECK_OK(tsr_gradcheck(circular_fn, NULL, in, 1, NULL, &worst));
-    CHECK_OK(tsr_gradcheck(circular_grad_fn, NULL, in, 1, NULL, &worst));
+    grad_harness h = {"pad circular", circular_fn, 1, 0, 0};
+    grad_harness_check(&h, &x, false);
+    grad_harness_check(&h, &x, true);
     tsr_tensor_release(x);
 }
 
