@@ -104,3 +104,23 @@ int64_t tsr_tensor_numel(const tsr_tensor *t)
 {
     return t->numel;
 }
+
+void fuzz_check_named_result(int status, char **names, tsr_tensor **tensors, size_t count,
+                             size_t max_bytes)
+{
+    if (status != TSR_OK) {
+        if (status >= 0 || fuzz_message[0] == '\0' || names || tensors ||
+            count != FUZZ_UNTOUCHED_COUNT)
+            abort();
+        return;
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!names[i] || !tensors[i])
+            abort();
+        total += (size_t)tsr_tensor_numel(tensors[i]) * fuzz_sizes[tsr_tensor_dtype(tensors[i])];
+    }
+    if (total > max_bytes)
+        abort();
+    tsr_named_tensors_free(names, tensors, count);
+}

@@ -15,4 +15,12 @@ extern char fuzz_message[1024];
 /* Element sizes per dtype, from TSR_DTYPE_LIST. */
 extern const size_t fuzz_sizes[TSR_DTYPE_COUNT];
 
+/* The loaders' contract, checked on one result (aborts when broken): a
+ * failure has a message and leaves the outputs as the target set them
+ * (NULL, NULL, FUZZ_UNTOUCHED_COUNT); a success names every tensor, whose
+ * bytes together are at most `max_bytes`. Frees what loaded. */
+#define FUZZ_UNTOUCHED_COUNT ((size_t)12345)
+void fuzz_check_named_result(int status, char **names, tsr_tensor **tensors, size_t count,
+                             size_t max_bytes);
+
 #endif
