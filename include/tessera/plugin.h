@@ -371,8 +371,9 @@ typedef struct tsr_scalar {
  *     with the first tap's index.
  *   pool_max_backward: (grad_y [N, C, out...], indices int64 same shape)
  *     -> (grad_x [N, C, in...]): zeros, then grad_x[plane][indices[e]] +=
- *     grad_y[e] for every e in order. Serves max and adaptive max; a kernel
- *     reports an index outside [0, prod in) as TSR_ERR_INDEX.
+ *     grad_y[e] for every e in order. Serves max and adaptive max (whose
+ *     attributes are the forward's: kernel[0] is 0 after adaptive max); a
+ *     kernel reports an index outside [0, prod in) as TSR_ERR_INDEX.
  *   pool_avg: (x) -> (y): the sum of the window's taps over the divisor:
  *     divisor > 0 when given; else, with count_include_pad, the window's
  *     size clipped to [-padding, in + padding); else its taps inside the
