@@ -4,6 +4,7 @@
  * pooling's own backward (the double backward PyTorch has). Expected values
  * are worked out by hand from PyTorch 1.13's rules. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "check_autograd.h"
 
@@ -255,6 +256,42 @@ static void avg_pool_over_a_plane_past_2_16(void)
     tsr_tensor_release(y);
 }
 
+/* A plane past 2^24 elements: flat indices no float holds exactly. */
+static void max_pool_indices_in_a_plane_past_2_24(void)
+{
+    enum { S = 4097 }; /* 4097^2 = 16785409 > 2^24 */
+    float *v = malloc((size_t)S * S * sizeof *v);
+    int64_t *at = malloc((size_t)(S / 2) * (S / 2) * sizeof *at);
+    float *got = malloc((size_t)(S / 2) * (S / 2) * sizeof *got);
+    CHECK_TRUE(v && at && got);
+    if (!v || !at || !got) {
+        free(v), free(at), free(got);
+        return;
+    }
+    for (int64_t i = 0; i < (int64_t)S * S; i++)
+        v[i] = (float)((i * 7919) % 100003);
+    tsr_tensor *x = make_f32(4, SHAPE(1, 1, S, S), v, (size_t)S * S), *y = NULL, *idx = NULL;
+    tsr_pool_options o = window(2, 0, 0);
+    CHECK_OK(tsr_max_pool2d(x, &o, &y, &idx));
+    CHECK_OK(tsr_to_host(y, got, (size_t)(S / 2) * (S / 2) * sizeof *got));
+    CHECK_OK(tsr_to_host(idx, at, (size_t)(S / 2) * (S / 2) * sizeof *at));
+    int64_t wrong = 0;
+    for (int64_t r = 0; r < S / 2; r++)
+        for (int64_t c = 0; c < S / 2; c++) {
+            int64_t best = 2 * r * S + 2 * c, taps[3] = {best + 1, best + S, best + S + 1};
+            for (int t = 0; t < 3; t++)
+                if (v[taps[t]] > v[best])
+                    best = taps[t];
+            int64_t e = r * (S / 2) + c;
+            wrong += got[e] != v[best] || at[e] != best;
+        }
+    CHECK_INT(wrong, 0);
+    tsr_tensor_release(x);
+    tsr_tensor_release(y);
+    tsr_tensor_release(idx);
+    free(v), free(at), free(got);
+}
+
 /* ---- gradients ----------------------------------------------------------- */
 
 typedef struct pool_case {
@@ -382,6 +419,7 @@ int main(void)
     RUN_TEST(max_unpool_checks_indices);
     RUN_TEST(max_pool_over_a_plane_past_2_16);
     RUN_TEST(avg_pool_over_a_plane_past_2_16);
+    RUN_TEST(max_pool_indices_in_a_plane_past_2_24);
     RUN_TEST(every_pooling_op_passes_gradcheck);
     RUN_TEST(max_and_avg_backward_are_differentiable);
     return check_summary("test_pool");
