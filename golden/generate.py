@@ -32,6 +32,7 @@ from gen import (attention, copy, creation, elementwise2_binary,  # noqa: E402
                  scatter, selfcheck, softmax, sort, ternary, unique, views,
                  views_grad)
 from gen import elementwise_grad_complex  # noqa: E402
+from gen import pool  # noqa: E402
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -117,6 +118,12 @@ FAMILIES = [
     elementwise_grad_complex.products,
     elementwise_grad_complex.conversions,
     elementwise_grad_complex.movement,
+    pool.max_pools,
+    pool.avg_pools,
+    pool.adaptive_pools,
+    pool.max_unpools,
+    pool.lp_pools,
+    pool.shuffles,
 ]
 
 

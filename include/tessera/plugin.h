@@ -18,6 +18,8 @@
  * ABI changelog:
  *  1.0  first version: memory, host copies, synchronisation, kernel table.
  *  1.1  op TSR_OP_CROSS_ENTROPY and tsr_cross_entropy_attrs.
+ *  1.2 (POOL): ops TSR_OP_POOL_MAX ... TSR_OP_POOL_ADAPTIVE_MAX (group
+ *       TSR_OP_LIST_POOL) and tsr_pool_attrs.
  */
 #ifndef TESSERA_PLUGIN_H
 #define TESSERA_PLUGIN_H
@@ -40,7 +42,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define TSR_PLUGIN_ABI_MAJOR 1
-#define TSR_PLUGIN_ABI_MINOR 1
+#define TSR_PLUGIN_ABI_MINOR 2
 #define TSR_PLUGIN_ABI_VERSION ((uint32_t)(TSR_PLUGIN_ABI_MAJOR << 16 | TSR_PLUGIN_ABI_MINOR))
 #define TSR_PLUGIN_ENTRY_SYMBOL "tsr_plugin_entry"
 
@@ -186,7 +188,8 @@ typedef struct tsr_scalar {
     TSR_OP_LIST_PRODUCT(X)                                                       \
     TSR_OP_LIST_INDEX(X)                                                         \
     TSR_OP_LIST_SORT(X)                                                          \
-    TSR_OP_LIST_NN(X)
+    TSR_OP_LIST_NN(X)                                                            \
+    TSR_OP_LIST_POOL(X)
 
 /* The second elementwise family. Binary ones take (a, b) in the computation
  * dtype; predicates (isnan, isinf, isfinite) output bool; lerp, addcmul and
@@ -348,6 +351,62 @@ typedef struct tsr_scalar {
     X(LAYER_NORM, "layer_norm")                                                  \
     X(RMS_NORM, "rms_norm")                                                      \
     X(CROSS_ENTROPY, "cross_entropy")
+
+/* Pooling (ABI 1.2). Every tensor is batched and channelled: [N, C, s...]
+ * with d = tsr_pool_attrs.spatial spatial dims (1, 2 or 3), so ndim = 2 + d;
+ * the core adds N = 1 for an unbatched input. A (n, c) pair is a "plane";
+ * an index is the flat offset of an input element within its plane,
+ * sum_k i_k * prod_{j > k} in_j (PyTorch's return_indices). The core fixes
+ * the output shape (in[k] input sizes, out[k] output sizes) and checks every
+ * argument; N or C may be 0. Key (dtype, dtype): the values' dtype; indices
+ * are always int64. Windows, per spatial dim k:
+ *   max/avg: start = o * stride[k] - padding[k], taps at start + j*dilation[k]
+ *     for j in [0, kernel[k]) that fall in [0, in[k]) (avg: dilation 1).
+ *   adaptive: [floor(o * in / out), ceil((o + 1) * in / out)).
+ * Kernels:
+ *   pool_max: (x [N, C, in...]) -> (y [N, C, out...], indices int64 same
+ *     shape). y is the first maximum in window order (row-major over the
+ *     taps), except that a NaN replaces any value and any NaN before it (the
+ *     index is the last NaN's, as PyTorch); a window of -inf only gives -inf
+ *     with the first tap's index.
+ *   pool_max_backward: (grad_y [N, C, out...], indices int64 same shape)
+ *     -> (grad_x [N, C, in...]): zeros, then grad_x[plane][indices[e]] +=
+ *     grad_y[e] for every e in order. Serves max and adaptive max (whose
+ *     attributes are the forward's: kernel[0] is 0 after adaptive max); a
+ *     kernel reports an index outside [0, prod in) as TSR_ERR_INDEX.
+ *   pool_avg: (x) -> (y): the sum of the window's taps over the divisor:
+ *     divisor > 0 when given; else, with count_include_pad, the window's
+ *     size clipped to [-padding, in + padding); else its taps inside the
+ *     input. Sums in the dtype (float for bfloat16; int64 divides truncating).
+ *   pool_avg_backward: (grad_y [N, C, out...]) -> (grad_x [N, C, in...]):
+ *     zeros, then each tap of each window += grad_y / its divisor.
+ *   pool_adaptive_avg: (x) -> (y): window sum, divided by each window
+ *     extent in turn (PyTorch's sum / kd / kh / kw).
+ *   pool_adaptive_avg_backward: (grad_y) -> (grad_x): each tap += grad_y
+ *     divided by the window extents in turn.
+ *   pool_adaptive_max: (x) -> (y, indices), the rules of pool_max.
+ * ceil_mode only fixed the output shape and is passed for a kernel that
+ * wants to know; a kernel never reads an element outside the input. */
+typedef struct tsr_pool_attrs {
+    uint32_t struct_size;
+    int32_t spatial;      /* d: 1, 2 or 3 */
+    int64_t kernel[3];    /* per spatial dim; unused by adaptive ops */
+    int64_t stride[3];
+    int64_t padding[3];
+    int64_t dilation[3];  /* 1 for avg */
+    int32_t ceil_mode;
+    int32_t count_include_pad;
+    int64_t divisor;      /* divisor_override; 0: none */
+} tsr_pool_attrs;
+
+#define TSR_OP_LIST_POOL(X)                                                      \
+    X(POOL_MAX, "pool_max")                                                      \
+    X(POOL_MAX_BACKWARD, "pool_max_backward")                                    \
+    X(POOL_AVG, "pool_avg")                                                      \
+    X(POOL_AVG_BACKWARD, "pool_avg_backward")                                    \
+    X(POOL_ADAPTIVE_AVG, "pool_adaptive_avg")                                    \
+    X(POOL_ADAPTIVE_AVG_BACKWARD, "pool_adaptive_avg_backward")                  \
+    X(POOL_ADAPTIVE_MAX, "pool_adaptive_max")
 
 typedef enum tsr_op {
 #define TSR_OP_ENUM_(id, name) TSR_OP_##id,

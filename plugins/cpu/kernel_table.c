@@ -58,6 +58,13 @@ static const kernel_override overrides[] = {
     {TSR_OP_LAYER_NORM, FLOATS, tsr__cpu_kernel_norm},
     {TSR_OP_RMS_NORM, FLOATS, tsr__cpu_kernel_norm},
     {TSR_OP_CROSS_ENTROPY, FLOATS, tsr__cpu_kernel_cross_entropy},
+    {TSR_OP_POOL_MAX, FLOATS, tsr__cpu_kernel_pool},
+    {TSR_OP_POOL_MAX_BACKWARD, FLOATS, tsr__cpu_kernel_pool},
+    {TSR_OP_POOL_AVG, FLOATS, tsr__cpu_kernel_pool},
+    {TSR_OP_POOL_AVG_BACKWARD, FLOATS, tsr__cpu_kernel_pool},
+    {TSR_OP_POOL_ADAPTIVE_AVG, FLOATS, tsr__cpu_kernel_pool},
+    {TSR_OP_POOL_ADAPTIVE_AVG_BACKWARD, FLOATS, tsr__cpu_kernel_pool},
+    {TSR_OP_POOL_ADAPTIVE_MAX, FLOATS, tsr__cpu_kernel_pool},
 };
 
 /* Rows are few hundred to a few thousand; a linear scan at init is fine. */

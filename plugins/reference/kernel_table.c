@@ -138,6 +138,17 @@ static void add_op(table_writer *writer, int32_t op)
                 add(writer, op, dtype, TSR_INT64, tsr__ref_kernel_searchsorted);
             }
             break;
+        case TSR_OP_POOL_MAX:
+        case TSR_OP_POOL_MAX_BACKWARD:
+        case TSR_OP_POOL_AVG:
+        case TSR_OP_POOL_AVG_BACKWARD:
+        case TSR_OP_POOL_ADAPTIVE_AVG:
+        case TSR_OP_POOL_ADAPTIVE_AVG_BACKWARD:
+        case TSR_OP_POOL_ADAPTIVE_MAX:
+            if (tsr__ref_pool_dtypes(op) & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_pool);
+            }
+            break;
         default: {
             const tsr__ref_elementwise_op *entry = tsr__ref_elementwise_op_find(op);
             if (entry != NULL && (entry->dtypes & TSR__REF_DTYPE_BIT(dtype))) {

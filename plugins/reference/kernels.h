@@ -21,5 +21,9 @@ int tsr__ref_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
  * the dtypes in tsr__ref_matmul_dtypes (products.c). */
 extern const uint32_t tsr__ref_matmul_dtypes;
 int tsr__ref_kernel_matmul(void *backend, const tsr_kernel_args *args);
+/* The pooling kernels of TSR_OP_LIST_POOL, (dtype, dtype) for the dtypes
+ * in tsr__ref_pool_dtypes(op) (pool.c). */
+uint32_t tsr__ref_pool_dtypes(int32_t op);
+int tsr__ref_kernel_pool(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_REFERENCE_KERNELS_H */

@@ -218,6 +218,15 @@ static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
                 tsr__vk_add(b, &n, op, dtype, dtype, tsr__vk_kernel_scan);
         }
     }
+    /* Pooling (pool.c): float32 rows without TSR__VK_FLAGS, so that the core
+     * hands the shader contiguous operands. */
+    for (int32_t op = 0; op < TSR_OP_COUNT; ++op)
+        if (tsr__vk_pool_supported(b, op)) {
+            if (b->kernels)
+                b->kernels[n] =
+                    (tsr_kernel_entry){op, TSR_FLOAT32, TSR_FLOAT32, 0, tsr__vk_kernel_pool};
+            ++n;
+        }
     return n;
 }
 

@@ -97,4 +97,9 @@ int tsr__vk_combines(const struct tsr__vk_device *dev, int32_t dtype);
 int tsr__vk_dtype_held(const struct tsr__vk_device *dev, int32_t dtype);
 int tsr__vk_copy_supported(const struct tsr__vk_device *dev, int32_t from, int32_t to);
 
+/* pool.c: the pooling kernels (float32, contiguous operands), and whether
+ * `op` runs here. */
+int tsr__vk_kernel_pool(void *backend, const tsr_kernel_args *args);
+int tsr__vk_pool_supported(const struct tsr__vk_backend *b, int32_t op);
+
 #endif /* TSR_VULKAN_KERNELS_H */
