@@ -30,6 +30,8 @@ struct tsr__cu_backend {
     struct tsr__cu_fences fences;
     tsr__cu_allocator device_pool; /* stream-ordered */
     tsr__cu_allocator pinned_pool; /* host-visible: fenced */
+    int *flag_device;              /* one int: the divisor scan's answer (kernel_elementwise.c) */
+    int *flag_host;                /* pinned */
     tsr_kernel_entry *kernels;
     size_t kernel_count;
 };

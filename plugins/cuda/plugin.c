@@ -9,7 +9,8 @@
 
 #define TSR__CU_VERSION "0.1.0"
 
-/* Below the cpu backend's 20 while only copy is claimed: a program that
+/* Below the cpu backend's 20 while reductions, matmul and the nn ops are
+ * not claimed: a program that
  * asks for no backend keeps a complete one; name it (TESSERA_BACKEND=cuda). */
 enum { TSR__CU_PROBE_SCORE = 15 };
 

@@ -1,0 +1,19 @@
+/* The elementwise kernel functions the kernel table registers
+ * (kernel_elementwise.c). */
+#ifndef TSR_CUDA_KERNEL_ELEMENTWISE_H
+#define TSR_CUDA_KERNEL_ELEMENTWISE_H
+
+#include <stdint.h>
+
+#include <tessera/plugin.h>
+
+/* The op's PyTorch name ("add"), "?" for an unknown id. */
+const char *tsr__cu_op_name(int32_t op);
+/* copy between any two dtypes, over any strides. */
+int tsr__cu_kernel_copy(void *backend, const tsr_kernel_args *args);
+/* where(condition bool, a, b), moving elements bit for bit. */
+int tsr__cu_kernel_where(void *backend, const tsr_kernel_args *args);
+/* fill and every other op of elem_table.c. */
+int tsr__cu_kernel_elementwise(void *backend, const tsr_kernel_args *args);
+
+#endif
