@@ -105,6 +105,17 @@ static const tsr__cu_elem_op ops[] = {
     OP_(ADDCDIV, 3, SAME, S_FLOATING),
 };
 
+static const char *const OP_NAMES[] = {
+#define TSR_CU_OP_NAME_(id, name) name,
+    TSR_OP_LIST(TSR_CU_OP_NAME_)
+#undef TSR_CU_OP_NAME_
+};
+
+const char *tsr__cu_op_name(int32_t op)
+{
+    return op >= 0 && op < (int32_t)(sizeof OP_NAMES / sizeof OP_NAMES[0]) ? OP_NAMES[op] : "?";
+}
+
 const tsr__cu_elem_op *tsr__cu_elem_op_at(size_t index)
 {
     return index < sizeof ops / sizeof ops[0] ? &ops[index] : NULL;

@@ -20,6 +20,9 @@ typedef struct tsr__cu_elem_op {
     uint32_t dtypes; /* TSR__CU_BIT mask of the computation dtypes claimed */
 } tsr__cu_elem_op;
 
+/* The op's PyTorch name ("add"), "?" for an unknown id. */
+const char *tsr__cu_op_name(int32_t op);
+
 /* Every claimed op, `index` from 0 until NULL. */
 const tsr__cu_elem_op *tsr__cu_elem_op_at(size_t index);
 /* The entry for `op`, or NULL when the backend has no elementwise kernel for it. */

@@ -8,17 +8,6 @@
 #include "elementwise_launch.h"
 #include "kernel_elementwise.h"
 
-static const char *const OP_NAMES[] = {
-#define TSR_CU_OP_NAME_(id, name) name,
-    TSR_OP_LIST(TSR_CU_OP_NAME_)
-#undef TSR_CU_OP_NAME_
-};
-
-const char *tsr__cu_op_name(int32_t op)
-{
-    return op >= 0 && op < (int32_t)(sizeof OP_NAMES / sizeof OP_NAMES[0]) ? OP_NAMES[op] : "?";
-}
-
 static int valid_dtype(int32_t dtype)
 {
     return dtype >= 0 && dtype < TSR_DTYPE_COUNT;

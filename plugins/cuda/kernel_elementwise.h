@@ -7,8 +7,6 @@
 
 #include <tessera/plugin.h>
 
-/* The op's PyTorch name ("add"), "?" for an unknown id. */
-const char *tsr__cu_op_name(int32_t op);
 /* copy between any two dtypes, over any strides. */
 int tsr__cu_kernel_copy(void *backend, const tsr_kernel_args *args);
 /* where(condition bool, a, b), moving elements bit for bit. */

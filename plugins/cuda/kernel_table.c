@@ -1,12 +1,14 @@
 /* What this backend claims: copy for every (input, output) dtype pair,
- * fill and where for every dtype, and each op of elem_table.c for the
- * computation dtypes its entry names. Everything else is "not claimed"
- * (the conformance runner says so). */
+ * fill and where for every dtype, each op of elem_table.c for the
+ * computation dtypes its entry names, and the reductions of reduce_table.c. Everything else is "not
+ * claimed" (the conformance runner says so). */
 #include <stdlib.h>
 
 #include "backend.h"
 #include "elem_table.h"
 #include "kernel_elementwise.h"
+#include "kernel_reduce.h"
+#include "reduce_table.h"
 
 /* Every kernel walks any strides, reads 0-stride inputs and tolerates an
  * output that is one of its inputs with the same layout. */
@@ -32,6 +34,12 @@ static size_t add_rows(tsr_kernel_entry *rows)
             if (op->dtypes & TSR__CU_BIT(dtype))
                 ADD_(op->op, dtype, tsr__cu_elem_result_dtype(op, dtype),
                      tsr__cu_kernel_elementwise);
+    for (int32_t op = 0; op < TSR_OP_COUNT; op++)
+        for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; dtype++) {
+            int32_t out;
+            if (tsr__cu_reduce_supports(op, dtype, &out))
+                ADD_(op, dtype, out, tsr__cu_kernel_reduce);
+        }
 #undef ADD_
     return n;
 }
