@@ -9,6 +9,7 @@
 #include <tessera/plugin.h>
 
 #include "allocator.h"
+#include "cublas_loader.h"
 
 enum { TSR__CU_FENCE_RING = 64 };
 
@@ -32,6 +33,9 @@ struct tsr__cu_backend {
     tsr__cu_allocator pinned_pool; /* host-visible: fenced */
     int *flag_device;              /* one int: the divisor scan's answer (kernel_elementwise.c) */
     int *flag_host;                /* pinned */
+    tsr__cu_cublas *cublas;        /* NULL until the first matmul (kernel_matmul.c) */
+    cublasHandle_t cublas_handle;  /* on `stream` */
+    int tf32;                      /* TESSERA_CUDA_TF32=1, read when cuBLAS is opened */
     tsr_kernel_entry *kernels;
     size_t kernel_count;
 };

@@ -90,6 +90,31 @@ static int launch(struct tsr__cu_backend *b, tsr__cu_elem_params *p, const char 
     return TSR_OK;
 }
 
+int tsr__cu_copy_layout(struct tsr__cu_backend *b, int32_t dtype, int32_t ndim,
+                        const int64_t *shape, char *dst, const int64_t *dst_strides,
+                        const char *src, const int64_t *src_strides)
+{
+    tsr__cu_elem_params p;
+    memset(&p, 0, sizeof p);
+    p.arity = 1;
+    p.layout.operands = 2;
+    p.layout.ndim = ndim;
+    for (int32_t d = 0; d < ndim; d++) {
+        p.layout.shape[d] = shape[d];
+        p.layout.strides[0][d] = dst_strides[d];
+        p.layout.strides[1][d] = src_strides[d];
+    }
+    p.data[0] = dst;
+    p.data[1] = (char *)src;
+    p.dtype[0] = p.dtype[1] = dtype;
+    p.size[0] = p.size[1] = tsr__cu_dtype_size(dtype);
+    p.ctx.op = TSR_OP_COPY;
+    p.ctx.dtype = dtype;
+    p.ctx.category = p.out_category = tsr__cu_dtype_category(dtype);
+    p.raw_mask = 3u;
+    return launch(b, &p, "copy");
+}
+
 int tsr__cu_kernel_copy(void *backend, const tsr_kernel_args *args)
 {
     struct tsr__cu_backend *b = backend;

@@ -1,13 +1,16 @@
 /* What this backend claims: copy for every (input, output) dtype pair,
  * fill and where for every dtype, each op of elem_table.c for the
- * computation dtypes its entry names, and the reductions of reduce_table.c. Everything else is "not
+ * computation dtypes its entry names, the reductions of reduce_table.c and
+ * matmul (cuBLAS) for the floating and complex dtypes. Everything else is "not
  * claimed" (the conformance runner says so). */
 #include <stdlib.h>
 
 #include "backend.h"
 #include "elem_table.h"
 #include "kernel_elementwise.h"
+#include "kernel_matmul.h"
 #include "kernel_reduce.h"
+#include "matmul_plan.h"
 #include "reduce_table.h"
 
 /* Every kernel walks any strides, reads 0-stride inputs and tolerates an
@@ -40,6 +43,9 @@ static size_t add_rows(tsr_kernel_entry *rows)
             if (tsr__cu_reduce_supports(op, dtype, &out))
                 ADD_(op, dtype, out, tsr__cu_kernel_reduce);
         }
+    for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; dtype++)
+        if (tsr__cu_matmul_supports(dtype))
+            ADD_(TSR_OP_MATMUL, dtype, dtype, tsr__cu_kernel_matmul);
 #undef ADD_
     return n;
 }

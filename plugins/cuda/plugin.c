@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "kernel_matmul.h"
 #include "transfer.h"
 
 #define TSR__CU_VERSION "0.1.0"
@@ -25,6 +26,7 @@ static void tsr__cu_destroy(struct tsr__cu_backend *b)
 {
     if (b->stream) {
         cudaStreamSynchronize(b->stream);
+        tsr__cu_cublas_shutdown(b);
         tsr__cu_memory_shutdown(b);
         cudaStreamDestroy(b->stream);
     }
