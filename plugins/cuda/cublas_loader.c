@@ -66,10 +66,13 @@ int tsr__cu_cublas_open(const char *name, tsr__cu_cublas *lib, char *message, si
     return 0;
 }
 
+/* The library stays loaded for the life of the process: its static C++
+ * runtime allocates state at load that only the loaded image references
+ * (unloaded, LeakSanitizer reports it), and unloading a CUDA library while
+ * the runtime may still hold references to it is fragile. dlopen counts
+ * references, so a later matmul's open finds the same image. */
 void tsr__cu_cublas_close(tsr__cu_cublas *lib)
 {
-    if (lib->library)
-        dlclose(lib->library);
     memset(lib, 0, sizeof *lib);
 }
 

@@ -33,6 +33,7 @@ typedef struct tsr__cu_cublas {
  * with `message` naming the library and dlopen's or dlsym's reason. Makes
  * no CUDA call. */
 int tsr__cu_cublas_open(const char *name, tsr__cu_cublas *lib, char *message, size_t capacity);
+/* Forgets the functions; the library itself stays loaded (see the .c). */
 void tsr__cu_cublas_close(tsr__cu_cublas *lib);
 
 /* TESSERA_CUDA_TF32=1 lets float32 products use TF32 tensor cores; off by
