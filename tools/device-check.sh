@@ -80,8 +80,9 @@ step train_digits_cuda env TESSERA_BACKEND=cuda TESSERA_FALLBACK=reference TESSE
   "$bin/train_digits"
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$sanitizer" ] || [ "$mode" = dry ]; then
-  # A slice: conversions, a binary op with broadcasts, where, integer division.
-  for op in copy add where floor_divide; do
+  # A slice: conversions, a binary op with broadcasts, integer division (the
+  # divisor scan), a reduction, matmul (cuBLAS).
+  for op in to add floor_divide sum matmul; do
     step "memcheck_$op" env TESSERA_CUDA_ALLOC=plain "$sanitizer" --tool memcheck \
       --error-exitcode 9 "$bin/tessera-conformance" --backend cuda --cases $cases --op "$op"
   done
