@@ -186,13 +186,31 @@ static int run(struct tsr__cu_backend *b, const tsr_kernel_args *args, const tsr
     return TSR_OK;
 }
 
+/* Whether the output must be computed in scratch: it shares a block with a
+ * or b, or with c in another layout (c in the output's own layout is
+ * in-place addmm_, copied onto itself). */
+static int out_overlaps(const tsr_kernel_args *args)
+{
+    if (args->num_outputs != 1 || !args->outputs || args->num_inputs < 2 || !args->inputs)
+        return 0;
+    const tsr_tensor_desc *out = &args->outputs[0];
+    if (out->data == args->inputs[0].data || out->data == args->inputs[1].data)
+        return 1;
+    if (args->num_inputs < 3 || out->data != args->inputs[2].data)
+        return 0;
+    const tsr_tensor_desc *c = &args->inputs[2];
+    if (c->byte_offset != out->byte_offset || c->ndim != out->ndim || !c->strides || !out->strides)
+        return 1;
+    for (int32_t d = 0; d < out->ndim; d++)
+        if (c->strides[d] != out->strides[d])
+            return 1;
+    return 0;
+}
+
 int tsr__cu_kernel_matmul(void *backend, const tsr_kernel_args *args)
 {
     struct tsr__cu_backend *b = backend;
-    const int shares = args->num_outputs == 1 && args->outputs && args->num_inputs >= 2 &&
-                       args->inputs &&
-                       (args->outputs[0].data == args->inputs[0].data ||
-                        args->outputs[0].data == args->inputs[1].data);
+    const int shares = out_overlaps(args);
     tsr__cu_gemm_plan plan;
     char message[256];
     int status = tsr__cu_gemm_plan_init(&plan, args, shares, message, sizeof message);

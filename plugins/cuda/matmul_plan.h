@@ -49,7 +49,8 @@ int tsr__cu_matmul_supports(int32_t dtype);
 
 /* Checks the call (a, b [, c] and out of one dtype, [..., M, K] @ [..., K,
  * N] with the output's batch dims, attrs {alpha, beta}, mode 1 with c) and
- * plans it. `out_shares_input`: the output's block is a's or b's. Returns
+ * plans it. `out_shares_input`: the output must go through scratch (it
+ * shares a block with a or b, or with c in another layout). Returns
  * TSR_OK or a TSR_ERR_* with `message` naming matmul. */
 int tsr__cu_gemm_plan_init(tsr__cu_gemm_plan *plan, const tsr_kernel_args *args,
                            int out_shares_input, char *message, size_t capacity);
