@@ -49,7 +49,6 @@ void tsr__cu_memory_shutdown(struct tsr__cu_backend *b);
 int tsr__cu_fence_record(struct tsr__cu_backend *b, uint64_t *serial);
 uint64_t tsr__cu_fence_poll(struct tsr__cu_backend *b);
 int tsr__cu_wait_all(struct tsr__cu_backend *b);
-void *tsr__cu_ptr(const void *handle, int64_t byte_offset);
 /* kernel_table.c */
 int tsr__cu_kernel_table_build(struct tsr__cu_backend *b);
 

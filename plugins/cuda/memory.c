@@ -108,8 +108,3 @@ int tsr__cu_wait_all(struct tsr__cu_backend *b)
     b->fences.count = 0;
     return TSR_OK;
 }
-
-void *tsr__cu_ptr(const void *handle, int64_t byte_offset)
-{
-    return (char *)((const tsr__cu_block *)handle)->ptr + byte_offset;
-}
