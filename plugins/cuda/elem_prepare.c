@@ -37,6 +37,12 @@ static int add_operand(const tsr_host_api *host, const char *op, const tsr_tenso
         p->layout.shape[d] = desc->shape[d];
         p->layout.strides[k][d] = desc->strides[d];
     }
+    int64_t numel = 1;
+    for (int32_t d = 0; d < desc->ndim; d++)
+        numel *= desc->shape[d];
+    if (!desc->data && numel > 0)
+        return host->set_error(TSR_ERR_INVALID_ARGUMENT, "%s: %s has %lld elements and no data", op,
+                               which, (long long)numel);
     p->data[k] = tsr__cu_ptr(desc->data, desc->byte_offset);
     p->dtype[k] = desc->dtype;
     p->size[k] = tsr__cu_dtype_size(desc->dtype);

@@ -42,8 +42,11 @@ int tsr__cu_kernel_reduce(void *backend, const tsr_kernel_args *args)
                                   tsr__cu_op_name(args->op), bytes);
     }
     char *base = scratch->ptr;
-    cudaError_t err = tsr__cu_launch_reduce(b->stream, &plan, (tsr__cu_partial *)base,
-                                            (tsr__cu_value *)(base + part_bytes));
+    /* The kept values are read (unused) by phase 0 too: defined bytes. */
+    cudaError_t err = cudaMemsetAsync(base + part_bytes, 0, bytes - part_bytes, b->stream);
+    if (err == cudaSuccess)
+        err = tsr__cu_launch_reduce(b->stream, &plan, (tsr__cu_partial *)base,
+                                    (tsr__cu_value *)(base + part_bytes));
     tsr__cu_allocator_free(&b->device_pool, scratch, b->fences.next);
     pthread_mutex_unlock(&b->lock);
     if (err != cudaSuccess) {

@@ -114,6 +114,12 @@ int tsr__cu_gemm_plan_init(tsr__cu_gemm_plan *p, const tsr_kernel_args *args, in
               "%lld, %lld",
               (long long)p->m, (long long)p->n, (long long)p->k);
     p->has_c = with_c && !is_zero(&p->beta, tsr__cu_dtype_category(dtype));
+    int64_t batch = 1;
+    for (int32_t d = 0; d + 2 < ndim; d++)
+        batch *= out->shape[d];
+    if (batch * p->m * p->n > 0 &&
+        (!out->data || (p->k > 0 && (!a->data || !b->data)) || (p->has_c && !args->inputs[2].data)))
+        FAIL_(TSR_ERR_INVALID_ARGUMENT, "matmul: an operand with elements has no data");
     const tsr_tensor_desc *descs[3] = {out, a, b};
     for (int i = 0; i < 3; i++) {
         const tsr_tensor_desc *x = descs[i];

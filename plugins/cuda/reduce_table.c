@@ -171,6 +171,12 @@ int tsr__cu_reduce_plan_init(tsr__cu_reduce_plan *p, int32_t op, const tsr_tenso
     if (entry->needs_terms && p->terms == 0 && p->out_count > 0)
         FAIL_(TSR_ERR_INDEX, "%s: a reduced dim is empty and the op has no identity",
               tsr__cu_op_name(op));
+    if (p->out_count > 0 && p->terms > 0 && !in)
+        FAIL_(TSR_ERR_INVALID_ARGUMENT, "%s: the input's data is NULL", tsr__cu_op_name(op));
+    for (int32_t k = 0; k < num_outputs; k++)
+        if (p->out_count > 0 && !out[k])
+            FAIL_(TSR_ERR_INVALID_ARGUMENT, "%s: output %d's data is NULL", tsr__cu_op_name(op),
+                  (int)k);
     p->blocks = p->terms <= 0 ? 0 : (p->terms - 1) / TSR__CU_RED_BLOCK + 1;
     p->in = in;
     for (int32_t k = 0; k < num_outputs; k++)

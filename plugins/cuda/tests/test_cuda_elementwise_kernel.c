@@ -264,6 +264,16 @@ int main(void)
     CHECK(strncmp(last_error, "abs: output has dtype", 21) == 0);
     bad.num_inputs = 2;
     CHECK(tsr__cu_elem_build_op(&HOST, &bad, &p, &zero) == TSR_ERR_INVALID_ARGUMENT);
+    /* An input with elements but no data: an error, not a dereference. */
+    int64_t s8[1] = {3}, c8[1] = {1};
+    tensor full, nodata;
+    make(&full, TSR_FLOAT32, 1, s8, c8, 3);
+    make(&nodata, TSR_FLOAT32, 1, s8, c8, 3);
+    nodata.cu.data = NULL;
+    tsr_kernel_args null_data = {sizeof null_data, TSR_OP_NEG, 1, 1, &nodata.cu, &full.cu, NULL};
+    CHECK(tsr__cu_elem_build_op(&HOST, &null_data, &p, &zero) == TSR_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(last_error, "no data") != NULL);
+    free(full.buffer), free(nodata.buffer);
     free(in[0].buffer), free(out.buffer);
     if (failures) {
         fprintf(stderr, "%d failures\n", failures);

@@ -334,6 +334,10 @@ static void test_layouts(void)
     args.inputs = fl;
     args.outputs = &fl[2];
     CHECK(tsr__cu_gemm_plan_init(&plan, &args, 0, message, sizeof message) == TSR_ERR_SHAPE);
+    fl[1].shape = shape;
+    fl[1].data = NULL; /* elements without data */
+    CHECK(tsr__cu_gemm_plan_init(&plan, &args, 0, message, sizeof message) ==
+          TSR_ERR_INVALID_ARGUMENT);
 }
 
 int main(void)
