@@ -80,10 +80,14 @@ step train_digits_cuda env TESSERA_BACKEND=cuda TESSERA_FALLBACK=reference TESSE
   "$bin/train_digits"
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$sanitizer" ] || [ "$mode" = dry ]; then
-  step memcheck_copy env TESSERA_CUDA_ALLOC=plain "$sanitizer" --tool memcheck --error-exitcode 9 \
-    "$bin/tessera-conformance" --backend cuda --cases $cases --op copy
+  # A slice: conversions, a binary op with broadcasts, integer division (the
+  # divisor scan), a reduction, matmul (cuBLAS).
+  for op in to add floor_divide sum matmul; do
+    step "memcheck_$op" env TESSERA_CUDA_ALLOC=plain "$sanitizer" --tool memcheck \
+      --error-exitcode 9 "$bin/tessera-conformance" --backend cuda --cases $cases --op "$op"
+  done
 else
-  echo "compute-sanitizer not found: memcheck skipped" | tee "$out/memcheck_copy.txt"
+  echo "compute-sanitizer not found: memcheck skipped" | tee "$out/memcheck.txt"
 fi
 if [ -x "$bin/tessera-bench" ]; then
   peer=""; python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null || peer="--no-peer"

@@ -127,3 +127,8 @@ void tsr__cu_allocator_trim(tsr__cu_allocator *a, uint64_t completed)
         }
     }
 }
+
+void *tsr__cu_ptr(const void *handle, int64_t byte_offset)
+{
+    return handle ? (char *)((const tsr__cu_block *)handle)->ptr + byte_offset : NULL;
+}

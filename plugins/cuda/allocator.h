@@ -57,4 +57,8 @@ void tsr__cu_allocator_free(tsr__cu_allocator *a, tsr__cu_block *block, uint64_t
 /* Gives back to the device every cached block whose fence <= completed. */
 void tsr__cu_allocator_trim(tsr__cu_allocator *a, uint64_t completed);
 
+/* The address `byte_offset` bytes into a handle's (a block's) memory;
+ * NULL for a NULL handle (an empty tensor's). */
+void *tsr__cu_ptr(const void *handle, int64_t byte_offset);
+
 #endif

@@ -9,6 +9,7 @@
 #include <tessera/plugin.h>
 
 #include "allocator.h"
+#include "cublas_loader.h"
 
 enum { TSR__CU_FENCE_RING = 64 };
 
@@ -30,6 +31,11 @@ struct tsr__cu_backend {
     struct tsr__cu_fences fences;
     tsr__cu_allocator device_pool; /* stream-ordered */
     tsr__cu_allocator pinned_pool; /* host-visible: fenced */
+    int *flag_device;              /* one int: the divisor scan's answer (kernel_elementwise.c) */
+    int *flag_host;                /* pinned */
+    tsr__cu_cublas *cublas;        /* NULL until the first matmul (kernel_matmul.c) */
+    cublasHandle_t cublas_handle;  /* on `stream` */
+    int tf32;                      /* TESSERA_CUDA_TF32=1, read when cuBLAS is opened */
     tsr_kernel_entry *kernels;
     size_t kernel_count;
 };
@@ -43,7 +49,6 @@ void tsr__cu_memory_shutdown(struct tsr__cu_backend *b);
 int tsr__cu_fence_record(struct tsr__cu_backend *b, uint64_t *serial);
 uint64_t tsr__cu_fence_poll(struct tsr__cu_backend *b);
 int tsr__cu_wait_all(struct tsr__cu_backend *b);
-void *tsr__cu_ptr(const void *handle, int64_t byte_offset);
 /* kernel_table.c */
 int tsr__cu_kernel_table_build(struct tsr__cu_backend *b);
 

@@ -39,3 +39,73 @@ uint64_t tsr__cu_tree_sum(uint64_t *values, int64_t count, tsr__cu_combine_fn co
     }
     return values[0];
 }
+
+void tsr__cu_collapse(tsr__cu_layout *l)
+{
+    int32_t n = 0;
+    for (int32_t d = 0; d < l->ndim; d++) {
+        if (l->shape[d] == 0) { /* nothing to run: one empty dim */
+            l->ndim = 1;
+            l->shape[0] = 0;
+            for (int32_t k = 0; k < l->operands; k++)
+                l->strides[k][0] = 0;
+            return;
+        }
+        if (l->shape[d] == 1)
+            continue;
+        int merge = n > 0;
+        for (int32_t k = 0; merge && k < l->operands; k++)
+            merge = l->strides[k][n - 1] == l->strides[k][d] * l->shape[d];
+        if (merge) {
+            l->shape[n - 1] *= l->shape[d];
+            for (int32_t k = 0; k < l->operands; k++)
+                l->strides[k][n - 1] = l->strides[k][d];
+            continue;
+        }
+        l->shape[n] = l->shape[d];
+        for (int32_t k = 0; k < l->operands; k++)
+            l->strides[k][n] = l->strides[k][d];
+        n++;
+    }
+    l->ndim = n;
+}
+
+int64_t tsr__cu_layout_count(const tsr__cu_layout *l)
+{
+    int64_t count = 1;
+    for (int32_t d = 0; d < l->ndim; d++)
+        count *= l->shape[d];
+    return count;
+}
+
+int tsr__cu_layout_fits_int32(const tsr__cu_layout *l)
+{
+    const int64_t limit = INT64_C(1) << 31;
+    if (tsr__cu_layout_count(l) >= limit)
+        return 0;
+    for (int32_t k = 0; k < l->operands; k++) {
+        int64_t last = 0;
+        for (int32_t d = 0; d < l->ndim; d++) {
+            int64_t steps = l->shape[d] - 1; /* the largest index along d */
+            if (steps > 0 && l->strides[k][d] > (limit - 1 - last) / steps)
+                return 0;
+            last += steps > 0 ? steps * l->strides[k][d] : 0;
+        }
+    }
+    return 1;
+}
+
+int tsr__cu_layout_vectorizable(const tsr__cu_layout *l, const uintptr_t *addresses,
+                                const int32_t *element_sizes)
+{
+    if (l->ndim > 1)
+        return 0;
+    for (int32_t k = 0; k < l->operands; k++) {
+        int64_t stride = l->ndim == 1 ? l->strides[k][0] : 1;
+        if (stride == 0 && k > 0)
+            continue;
+        if (stride != 1 || addresses[k] % ((uintptr_t)TSR__CU_VEC * (uintptr_t)element_sizes[k]))
+            return 0;
+    }
+    return 1;
+}

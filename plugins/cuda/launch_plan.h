@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include <tessera/plugin.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,6 +27,33 @@ typedef struct tsr__cu_grid {
 tsr__cu_grid tsr__cu_plan_elementwise(int64_t count);
 /* How many 1024-term blocks an output of `terms` terms has (0 for none). */
 int64_t tsr__cu_term_blocks(int64_t terms);
+
+/* The layout of an elementwise launch: operand 0 is the output, 1.. the
+ * inputs, all of the output's shape (broadcast inputs have 0 strides).
+ * Strides in elements, never negative. */
+enum { TSR__CU_MAX_OPERANDS = 4, TSR__CU_VEC = 4 /* elements per thread, contiguous path */ };
+typedef struct tsr__cu_layout {
+    int32_t ndim, operands;
+    int64_t shape[TSR_MAX_DIMS];
+    int64_t strides[TSR__CU_MAX_OPERANDS][TSR_MAX_DIMS];
+} tsr__cu_layout;
+
+/* Fewest dims with the same element order: drops size-1 dims and merges a
+ * dim into the next inner one where every operand's stride allows
+ * (stride[d] == stride[d+1] * shape[d+1]). An empty or 0-d layout becomes
+ * ndim 0 (one element when no extent is 0). */
+void tsr__cu_collapse(tsr__cu_layout *layout);
+/* Elements of the layout (0 when an extent is 0). */
+int64_t tsr__cu_layout_count(const tsr__cu_layout *layout);
+/* Nonzero when the element count and every operand's largest element
+ * offset are below 2^31, so the kernel may index in 32 bits. */
+int tsr__cu_layout_fits_int32(const tsr__cu_layout *layout);
+/* Nonzero when, after collapsing, every operand has stride 1 (inputs may
+ * also have stride 0, a broadcast scalar) over at most one dim, and every
+ * stride-1 operand's address is a multiple of TSR__CU_VEC * its element
+ * size: the vectorised path's condition. */
+int tsr__cu_layout_vectorizable(const tsr__cu_layout *layout, const uintptr_t *addresses,
+                                const int32_t *element_sizes);
 
 /* The combination order, emulated on the host with any combine function:
  * what the kernels compute on the device, in the same order. `lane_sum`

@@ -45,6 +45,11 @@ int tsr__cu_memory_init(struct tsr__cu_backend *b, int caching)
         if (err != cudaSuccess)
             return tsr__cu_error(b->host, err, "cudaEventCreateWithFlags");
     }
+    cudaError_t err = cudaMalloc((void **)&b->flag_device, sizeof(int));
+    if (err == cudaSuccess)
+        err = cudaMallocHost((void **)&b->flag_host, sizeof(int));
+    if (err != cudaSuccess)
+        return tsr__cu_error(b->host, err, "allocating the divisor scan's flag");
     return TSR_OK;
 }
 
@@ -52,6 +57,10 @@ void tsr__cu_memory_shutdown(struct tsr__cu_backend *b)
 {
     tsr__cu_allocator_trim(&b->device_pool, UINT64_MAX);
     tsr__cu_allocator_trim(&b->pinned_pool, UINT64_MAX);
+    if (b->flag_device)
+        cudaFree(b->flag_device);
+    if (b->flag_host)
+        cudaFreeHost(b->flag_host);
     for (int i = 0; i < TSR__CU_FENCE_RING; i++) {
         if (b->fences.events[i])
             cudaEventDestroy(b->fences.events[i]);
@@ -98,9 +107,4 @@ int tsr__cu_wait_all(struct tsr__cu_backend *b)
     b->fences.completed = b->fences.next;
     b->fences.count = 0;
     return TSR_OK;
-}
-
-void *tsr__cu_ptr(const void *handle, int64_t byte_offset)
-{
-    return (char *)((const tsr__cu_block *)handle)->ptr + byte_offset;
 }

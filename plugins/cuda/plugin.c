@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "backend.h"
+#include "kernel_matmul.h"
 #include "transfer.h"
 
 #define TSR__CU_VERSION "0.1.0"
 
-/* Below the cpu backend's 20 while only copy is claimed: a program that
+/* Below the cpu backend's 20 while reductions, matmul and the nn ops are
+ * not claimed: a program that
  * asks for no backend keeps a complete one; name it (TESSERA_BACKEND=cuda). */
 enum { TSR__CU_PROBE_SCORE = 15 };
 
@@ -24,6 +26,7 @@ static void tsr__cu_destroy(struct tsr__cu_backend *b)
 {
     if (b->stream) {
         cudaStreamSynchronize(b->stream);
+        tsr__cu_cublas_shutdown(b);
         tsr__cu_memory_shutdown(b);
         cudaStreamDestroy(b->stream);
     }
