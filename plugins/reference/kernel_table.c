@@ -34,6 +34,9 @@ static void add(table_writer *writer, int32_t op, int32_t dtype_in, int32_t dtyp
  * also runs in float16. */
 static const uint32_t NN_DTYPES = TSR__REF_SET_BFLOAT16 | TSR__REF_SET_FLOAT3264;
 static const uint32_t RMS_NORM_DTYPES = TSR__REF_SET_REAL;
+/* im2col and col2im. The direct convolution rows stay empty: the core
+ * composes convolution from these two and matmul. */
+static const uint32_t CONV_DTYPES = TSR__REF_SET_REAL | TSR__REF_SET_COMPLEX;
 
 static void add_op(table_writer *writer, int32_t op)
 {
@@ -136,6 +139,16 @@ static void add_op(table_writer *writer, int32_t op)
             if (TSR__REF_SEARCH_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
                 add(writer, op, dtype, TSR_INT32, tsr__ref_kernel_searchsorted);
                 add(writer, op, dtype, TSR_INT64, tsr__ref_kernel_searchsorted);
+            }
+            break;
+        case TSR_OP_IM2COL: /* PyTorch 1.13 unfolds floating and complex tensors */
+            if (CONV_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_im2col);
+            }
+            break;
+        case TSR_OP_COL2IM:
+            if (CONV_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_col2im);
             }
             break;
         default: {

@@ -21,5 +21,9 @@ int tsr__ref_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
  * the dtypes in tsr__ref_matmul_dtypes (products.c). */
 extern const uint32_t tsr__ref_matmul_dtypes;
 int tsr__ref_kernel_matmul(void *backend, const tsr_kernel_args *args);
+/* im2col and col2im with tsr_conv_attrs, (dtype, dtype): im2col copies any
+ * dtype, col2im sums floating and complex ones (conv.c). */
+int tsr__ref_kernel_im2col(void *backend, const tsr_kernel_args *args);
+int tsr__ref_kernel_col2im(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_REFERENCE_KERNELS_H */
