@@ -26,7 +26,7 @@ typedef struct conv_geometry {
     int64_t volume, windows; /* K and L */
 } conv_geometry;
 
-static int64_t window_count(const tsr_conv_attrs *a, int d, int64_t in)
+int64_t tsr__ref_conv_windows(const tsr_conv_attrs *a, int d, int64_t in)
 {
     int64_t span = a->dilation[d] * (a->kernel[d] - 1) + 1;
     int64_t room = in + a->padding[d] + a->padding_end[d] - span;
@@ -62,7 +62,7 @@ static int read_geometry(const tsr__ref_backend *backend, const tsr_kernel_args 
         g->stride[d] = real ? a->stride[d] : 1;
         g->padding[d] = real ? a->padding[d] : 0;
         g->dilation[d] = real ? a->dilation[d] : 1;
-        g->out[d] = real ? window_count(a, d, g->in[d]) : 1;
+        g->out[d] = real ? tsr__ref_conv_windows(a, d, g->in[d]) : 1;
         if (g->kernel[d] < 1 || g->stride[d] < 1 || g->dilation[d] < 1) {
             return tsr__ref_error(backend, TSR_ERR_INVALID_ARGUMENT,
                                   "kernel, stride and dilation must be positive");
