@@ -31,7 +31,12 @@ static bool draw_conv(conf_draft *d, int nd, bool transposed)
         x[2 + i] = transposed ? range(d, 1 + 2 * padding[i], 4 + 2 * padding[i]) : range(d, least, least + 4);
         w[2 + i] = k;
     }
-    conf_value_spec values = conf_values_of(CONF_VALUES_NO_HUGE);
+    /* Finite values: with an infinite weight, a window over padding gives
+     * NaN (0 * inf) or not depending on whether the kernel multiplies the
+     * padding, and PyTorch's own kernels differ there (im2col for float32,
+     * oneDNN's direct kernel for bfloat16). The product bound covers the
+     * order of summation. */
+    conf_value_spec values = conf_values_of(CONF_VALUES_FINITE);
     conf_draft_tensor(d, "input", d->dtype, 2 + nd, x, values, CONF_LAYOUT_COUNT);
     conf_draft_tensor(d, "weight", d->dtype, 2 + nd, w, values, CONF_LAYOUT_COUNT);
     int64_t channels_out = cout;
