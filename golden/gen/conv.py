@@ -1,7 +1,7 @@
 """Convolution (torch.nn.functional names): unfold, fold, conv1d/2d/3d and
 conv_transpose1d/2d/3d, with stride, padding (numbers, 'valid', 'same'),
 dilation, groups, output_padding, unbatched inputs, views, empty batches and
-the errors PyTorch raises.  Gradients are float64 entries.
+the errors PyTorch raises.  Gradients are float64 entries, and float32 ones for a few geometries.
 
 PyTorch 1.13's bfloat16 conv_transpose on CPU reads the weight as if it were
 a forward convolution's (it fails or answers wrongly), so bfloat16 appears
@@ -14,6 +14,9 @@ from .framework import SHORT, T
 F32, F64, BF16 = "float32", "float64", "bfloat16"
 TOL = {"float32": (1e-5, 1e-5), "float64": (1e-10, 1e-10), "bfloat16": (2e-2, 2e-2),
        "complex64": (1e-5, 1e-5), "complex128": (1e-10, 1e-10), "float16": (2e-3, 2e-3)}
+
+# float32 gradient entries too, for backends without float64 (vulkan)
+F32_GRADS = ("plain", "groups", "stride_padding", "stride_output_padding", "depthwise")
 
 CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
@@ -40,7 +43,8 @@ def _conv_case(b, nd, name, dt, x, w, bias, args, grad=True, transposed=False, e
               "weight": T(w, dt) if isinstance(w, tuple) else w}
     if bias is not None:
         inputs["bias"] = T(bias, dt) if isinstance(bias, tuple) else bias
-    names = [k for k in inputs] if grad and dt == F64 and expect == "ok" else None
+    wants = dt == F64 or (dt == F32 and name in F32_GRADS)
+    names = [k for k in inputs] if grad and wants and expect == "ok" else None
     b.case(op, f"{SHORT[dt]}_{name}", fn, inputs, args, tol=TOL, grad=names, expect=expect)
 
 
@@ -167,7 +171,8 @@ def unfold_fold(b):
             ("empty_batch", (0, 2, 4, 4), {"kernel_size": 2})]
     for name, shape, args in geos:
         for dt in (F32, F64, BF16, "float16", "complex64"):
-            grad = ["input"] if dt == F64 and shape[0] != 0 else None
+            wants = dt == F64 or (dt == F32 and name in F32_GRADS)
+            grad = ["input"] if wants and shape[0] != 0 else None
             b.case("unfold", f"{SHORT[dt]}_{name}", _unfold, {"input": T(shape, dt)}, args,
                    tol=TOL, grad=grad)
             cols = F.unfold(__import__("torch").zeros(shape), **args)
