@@ -24,7 +24,9 @@ static bool optional_list(conf_call *call, const char *name, int64_t *list, int 
 /* stride, padding (numbers or a string), dilation, output_padding, groups. */
 static bool read_params(conf_call *call, conv_lists *l, tsr_conv_params *p)
 {
-    *p = (tsr_conv_params){.stride = l->stride, .padding = l->padding, .dilation = l->dilation,
+    *p = (tsr_conv_params){.stride = l->stride,
+                           .padding = l->padding,
+                           .dilation = l->dilation,
                            .output_padding = l->output_padding};
     const cJSON *pad = cJSON_GetObjectItemCaseSensitive(call->c->args, "padding");
     const char *text = NULL;
@@ -60,9 +62,18 @@ static int adapt_conv_with(conf_call *call, conv_fn fn)
     return conf_call_return(call, st, out);
 }
 
-static int adapt_conv1d(conf_call *call) { return adapt_conv_with(call, tsr_conv1d); }
-static int adapt_conv2d(conf_call *call) { return adapt_conv_with(call, tsr_conv2d); }
-static int adapt_conv3d(conf_call *call) { return adapt_conv_with(call, tsr_conv3d); }
+static int adapt_conv1d(conf_call *call)
+{
+    return adapt_conv_with(call, tsr_conv1d);
+}
+static int adapt_conv2d(conf_call *call)
+{
+    return adapt_conv_with(call, tsr_conv2d);
+}
+static int adapt_conv3d(conf_call *call)
+{
+    return adapt_conv_with(call, tsr_conv3d);
+}
 static int adapt_conv_transpose1d(conf_call *call)
 {
     return adapt_conv_with(call, tsr_conv_transpose1d);

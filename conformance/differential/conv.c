@@ -17,8 +17,8 @@ static bool draw_conv(conf_draft *d, int nd, bool transposed)
         return false;
     int64_t g = pick(d, 0.3) ? range(d, 2, 3) : 1;
     int64_t cin = g * range(d, 1, 3), cout = g * range(d, 1, 3), n = range(d, 0, 2);
-    int64_t x[2 + 3] = {n, cin}, w[2 + 3] = {transposed ? cin : cout,
-                                             (transposed ? cout : cin) / g};
+    int64_t x[2 + 3] = {n, cin},
+                  w[2 + 3] = {transposed ? cin : cout, (transposed ? cout : cin) / g};
     int64_t stride[3], padding[3], dilation[3], output_padding[3];
     for (int i = 0; i < nd; i++) {
         int64_t k = range(d, 1, 3);
@@ -28,7 +28,8 @@ static bool draw_conv(conf_draft *d, int nd, bool transposed)
         output_padding[i] = transposed ? range(d, 0, stride[i] - 1) : 0;
         int64_t span = dilation[i] * (k - 1) + 1;
         int64_t least = span - 2 * padding[i] > 1 ? span - 2 * padding[i] : 1;
-        x[2 + i] = transposed ? range(d, 1 + 2 * padding[i], 4 + 2 * padding[i]) : range(d, least, least + 4);
+        x[2 + i] = transposed ? range(d, 1 + 2 * padding[i], 4 + 2 * padding[i])
+                              : range(d, least, least + 4);
         w[2 + i] = k;
     }
     /* Finite values: with an infinite weight, a window over padding gives
@@ -51,12 +52,30 @@ static bool draw_conv(conf_draft *d, int nd, bool transposed)
     return true;
 }
 
-static bool draw_conv1d(conf_draft *d) { return draw_conv(d, 1, false); }
-static bool draw_conv2d(conf_draft *d) { return draw_conv(d, 2, false); }
-static bool draw_conv3d(conf_draft *d) { return draw_conv(d, 3, false); }
-static bool draw_conv_transpose1d(conf_draft *d) { return draw_conv(d, 1, true); }
-static bool draw_conv_transpose2d(conf_draft *d) { return draw_conv(d, 2, true); }
-static bool draw_conv_transpose3d(conf_draft *d) { return draw_conv(d, 3, true); }
+static bool draw_conv1d(conf_draft *d)
+{
+    return draw_conv(d, 1, false);
+}
+static bool draw_conv2d(conf_draft *d)
+{
+    return draw_conv(d, 2, false);
+}
+static bool draw_conv3d(conf_draft *d)
+{
+    return draw_conv(d, 3, false);
+}
+static bool draw_conv_transpose1d(conf_draft *d)
+{
+    return draw_conv(d, 1, true);
+}
+static bool draw_conv_transpose2d(conf_draft *d)
+{
+    return draw_conv(d, 2, true);
+}
+static bool draw_conv_transpose3d(conf_draft *d)
+{
+    return draw_conv(d, 3, true);
+}
 
 static bool float_or_complex(tsr_dtype dt)
 {
@@ -96,8 +115,14 @@ static bool draw_unfold_fold(conf_draft *d, bool fold)
     return true;
 }
 
-static bool draw_unfold(conf_draft *d) { return draw_unfold_fold(d, false); }
-static bool draw_fold(conf_draft *d) { return draw_unfold_fold(d, true); }
+static bool draw_unfold(conf_draft *d)
+{
+    return draw_unfold_fold(d, false);
+}
+static bool draw_fold(conf_draft *d)
+{
+    return draw_unfold_fold(d, true);
+}
 
 const conf_diff_op conf_diff_draws_conv[] = {
     {"unfold", draw_unfold, CONF_DIFF_EXACT},

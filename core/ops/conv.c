@@ -89,8 +89,8 @@ static tsr_status read_params(conv_call *c, const tsr_conv_params *p)
             return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
                                   "%s: non-positive stride is not supported", c->name);
         if (a->padding[d] < 0)
-            return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
-                                  "%s: negative padding is not supported", c->name);
+            return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: negative padding is not supported",
+                                  c->name);
         if (a->dilation[d] < 1)
             return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
                                   "%s: dilation should be greater than zero", c->name);
@@ -157,14 +157,14 @@ static tsr_status transposed_extents(conv_call *c, const tsr_tensor *x, int64_t 
                                   "%s: output padding must be smaller than either stride or "
                                   "dilation, but got output_padding=%lld stride=%lld "
                                   "dilation=%lld at spatial dim %d",
-                                  c->name, (long long)c->output_padding[d],
-                                  (long long)a->stride[d], (long long)a->dilation[d], d);
+                                  c->name, (long long)c->output_padding[d], (long long)a->stride[d],
+                                  (long long)a->dilation[d], d);
         int64_t in = x->shape[2 + d];
         spatial[d] = (in - 1) * a->stride[d] - 2 * a->padding[d] +
                      a->dilation[d] * (a->kernel[d] - 1) + c->output_padding[d] + 1;
         small = small || spatial[d] < 1;
-        int64_t reach = c->output_padding[d] < a->stride[d] ? c->output_padding[d]
-                                                            : a->stride[d] - 1;
+        int64_t reach =
+            c->output_padding[d] < a->stride[d] ? c->output_padding[d] : a->stride[d] - 1;
         a->padding_end[d] = a->padding[d] - c->output_padding[d] + reach;
     }
     if (small) {
@@ -212,16 +212,19 @@ static tsr_status check_tensors(conv_call *c, const tsr_tensor *x, const tsr_ten
     }
     if (w->ndim != nd + 2) {
         char ws[160];
-        return tsr__set_error(TSR_ERR_SHAPE, "%s: expected weight to be %d-dimensional, but got "
-                              "weight of size %s", c->name, nd + 2,
-                              tsr__shape_str(w->ndim, w->shape, ws, sizeof ws));
+        return tsr__set_error(TSR_ERR_SHAPE,
+                              "%s: expected weight to be %d-dimensional, but got "
+                              "weight of size %s",
+                              c->name, nd + 2, tsr__shape_str(w->ndim, w->shape, ws, sizeof ws));
     }
     const tsr_tensor *ops[3] = {x, w, bias};
     for (int i = 0; i < 3; i++) {
         if (ops[i] && ops[i]->dtype != x->dtype)
-            return tsr__set_error(TSR_ERR_DTYPE, "%s: expected %s to have dtype %s (the input's), "
-                                  "but found %s", c->name, i == 1 ? "weight" : "bias",
-                                  tsr_dtype_name(x->dtype), tsr_dtype_name(ops[i]->dtype));
+            return tsr__set_error(TSR_ERR_DTYPE,
+                                  "%s: expected %s to have dtype %s (the input's), "
+                                  "but found %s",
+                                  c->name, i == 1 ? "weight" : "bias", tsr_dtype_name(x->dtype),
+                                  tsr_dtype_name(ops[i]->dtype));
     }
     if (!conv_dtype_ok(x->dtype, c->transposed))
         return tsr__set_error(TSR_ERR_DTYPE, "%s: not implemented for dtype %s", c->name,
@@ -253,8 +256,10 @@ static tsr_status conv_entry(const char *name, int nd, bool transposed, const ts
                              const tsr_conv_params *params, tsr_tensor **out)
 {
     if (!input || !weight || !out)
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: input, weight and out must not be "
-                              "NULL", name);
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
+                              "%s: input, weight and out must not be "
+                              "NULL",
+                              name);
     conv_call c = {.name = name, .nd = nd, .transposed = transposed};
     c.attrs = (tsr_conv_attrs){.struct_size = sizeof c.attrs, .spatial_ndim = nd};
     const tsr_conv_params *p = params ? params : &DEFAULTS;

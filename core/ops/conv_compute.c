@@ -78,8 +78,7 @@ static bool has_direct(const tsr_tensor *t, tsr_op op)
         atomic_store_explicit(&composing, c, memory_order_relaxed);
     }
     uint32_t flags = 0;
-    return !c &&
-           tsr__registry_find(t->storage->backend, op, t->dtype, t->dtype, &flags) != NULL;
+    return !c && tsr__registry_find(t->storage->backend, op, t->dtype, t->dtype, &flags) != NULL;
 }
 
 static tsr_status raw_im2col(const char *name, const tsr_tensor *x, const tsr_conv_attrs *a,
@@ -169,7 +168,8 @@ static tsr_status composed_forward(const char *name, const tsr_tensor *x, const 
     keep(&c, c.st, cols);
     int64_t cols_shape[4] = {n, g, cik, l}, w_shape[3] = {g, cout / g, cik};
     tsr_tensor *y = product(&c, reshaped(&c, w, 3, w_shape), reshaped(&c, cols, 4, cols_shape));
-    int64_t y_shape[2 + TSR_CONV_MAX_SPATIAL] = {n, cout}, b_shape[1 + TSR_CONV_MAX_SPATIAL] = {cout};
+    int64_t y_shape[2 + TSR_CONV_MAX_SPATIAL] = {n, cout},
+                        b_shape[1 + TSR_CONV_MAX_SPATIAL] = {cout};
     for (int d = 0; d < nd; d++) {
         y_shape[2 + d] = tsr__conv_windows(a, d, x->shape[2 + d]);
         b_shape[1 + d] = 1;
@@ -287,8 +287,8 @@ tsr_status tsr__conv_backward_data(const char *name, const tsr_tensor *dy, const
         for (int d = 0; d < a->spatial_ndim; d++)
             shape[2 + d] = spatial[d];
         const tsr_tensor *inputs[2] = {dy, w};
-        st = run_kernel(name, TSR_OP_CONVOLUTION_BACKWARD_DATA, inputs, 2, a,
-                        2 + a->spatial_ndim, shape, &dx);
+        st = run_kernel(name, TSR_OP_CONVOLUTION_BACKWARD_DATA, inputs, 2, a, 2 + a->spatial_ndim,
+                        shape, &dx);
     } else {
         st = composed_backward_data(name, dy, w, a, spatial, &dx);
     }
@@ -306,11 +306,11 @@ tsr_status tsr__conv_backward_weight(const char *name, const tsr_tensor *dy, con
         for (int d = 0; d < a->spatial_ndim; d++)
             shape[2 + d] = a->kernel[d];
         const tsr_tensor *inputs[2] = {dy, x};
-        st = run_kernel(name, TSR_OP_CONVOLUTION_BACKWARD_WEIGHT, inputs, 2, a,
-                        2 + a->spatial_ndim, shape, &dw);
+        st = run_kernel(name, TSR_OP_CONVOLUTION_BACKWARD_WEIGHT, inputs, 2, a, 2 + a->spatial_ndim,
+                        shape, &dw);
     } else {
         st = composed_backward_weight(name, dy, x, a, &dw);
     }
-    return recorded(st, st == TSR_OK ? tsr__grad_record_conv_backward_weight(dy, x, a, dw) : st,
-                    dw, out);
+    return recorded(st, st == TSR_OK ? tsr__grad_record_conv_backward_weight(dy, x, a, dw) : st, dw,
+                    out);
 }

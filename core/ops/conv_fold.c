@@ -8,8 +8,8 @@
 
 static const tsr_conv_params DEFAULTS = {0};
 
-static tsr_status pair(const char *name, const char *arg, const int64_t *v, int n,
-                       int64_t fallback, int64_t *out)
+static tsr_status pair(const char *name, const char *arg, const int64_t *v, int n, int64_t fallback,
+                       int64_t *out)
 {
     if (n < 0 || n > 2 || (n > 0 && !v))
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
@@ -80,17 +80,16 @@ static tsr_status windows(const char *name, const tsr_conv_attrs *a, const int64
         blocks[d] = tsr__conv_windows(a, d, spatial[d]);
     if (blocks[0] >= 1 && blocks[1] >= 1)
         return TSR_OK;
-    return tsr__set_error(TSR_ERR_SHAPE,
-                          "%s: Given input with spatial size (%lld, %lld), kernel_size=(%lld, "
-                          "%lld), dilation=(%lld, %lld), padding=(%lld, %lld), calculated shape "
-                          "of the array of sliding blocks as (%lld, %lld), but its components "
-                          "must be at least one.",
-                          name, (long long)spatial[0], (long long)spatial[1],
-                          (long long)a->kernel[0], (long long)a->kernel[1],
-                          (long long)a->dilation[0], (long long)a->dilation[1],
-                          (long long)a->padding[0], (long long)a->padding[1],
-                          (long long)(blocks[0] < 0 ? 0 : blocks[0]),
-                          (long long)(blocks[1] < 0 ? 0 : blocks[1]));
+    return tsr__set_error(
+        TSR_ERR_SHAPE,
+        "%s: Given input with spatial size (%lld, %lld), kernel_size=(%lld, "
+        "%lld), dilation=(%lld, %lld), padding=(%lld, %lld), calculated shape "
+        "of the array of sliding blocks as (%lld, %lld), but its components "
+        "must be at least one.",
+        name, (long long)spatial[0], (long long)spatial[1], (long long)a->kernel[0],
+        (long long)a->kernel[1], (long long)a->dilation[0], (long long)a->dilation[1],
+        (long long)a->padding[0], (long long)a->padding[1],
+        (long long)(blocks[0] < 0 ? 0 : blocks[0]), (long long)(blocks[1] < 0 ? 0 : blocks[1]));
 }
 
 static tsr_status deliver(tsr_status st, bool unbatched, tsr_tensor *y, tsr_tensor **out)
@@ -125,8 +124,7 @@ tsr_status tsr_unfold(const tsr_tensor *input, const int64_t *kernel_size, int n
 {
     const char *name = "unfold";
     if (!input || !out)
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: input and out must not be NULL",
-                              name);
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: input and out must not be NULL", name);
     tsr_conv_attrs a;
     tsr_status st = read_geometry(name, kernel_size, nkernel, params, &a);
     if (st != TSR_OK)
@@ -138,8 +136,8 @@ tsr_status tsr_unfold(const tsr_tensor *input, const int64_t *kernel_size, int n
                               "size and other non-zero dimensions for input, but got: %s",
                               name, tsr__shape_str(input->ndim, input->shape, s, sizeof s));
     if (!dtype_ok(input->dtype))
-        return tsr__set_error(TSR_ERR_DTYPE, "%s: \"im2col_out_cpu\" not implemented for %s",
-                              name, tsr_dtype_name(input->dtype));
+        return tsr__set_error(TSR_ERR_DTYPE, "%s: \"im2col_out_cpu\" not implemented for %s", name,
+                              tsr_dtype_name(input->dtype));
     int64_t blocks[2];
     if ((st = windows(name, &a, input->shape + input->ndim - 2, blocks)) != TSR_OK)
         return st;
@@ -157,8 +155,7 @@ tsr_status tsr_fold(const tsr_tensor *input, const int64_t *output_size, int nou
 {
     const char *name = "fold";
     if (!input || !out)
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: input and out must not be NULL",
-                              name);
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: input and out must not be NULL", name);
     tsr_conv_attrs a;
     tsr_status st = read_geometry(name, kernel_size, nkernel, params, &a);
     int64_t size[3];
@@ -175,8 +172,8 @@ tsr_status tsr_fold(const tsr_tensor *input, const int64_t *output_size, int nou
                               "0 batch size and non-zero dimensions for input, but got: %s",
                               name, tsr__shape_str(input->ndim, input->shape, s, sizeof s));
     if (!dtype_ok(input->dtype))
-        return tsr__set_error(TSR_ERR_DTYPE, "%s: \"col2im_out_cpu\" not implemented for %s",
-                              name, tsr_dtype_name(input->dtype));
+        return tsr__set_error(TSR_ERR_DTYPE, "%s: \"col2im_out_cpu\" not implemented for %s", name,
+                              tsr_dtype_name(input->dtype));
     int64_t rows = input->shape[input->ndim - 2], l = input->shape[input->ndim - 1];
     int64_t k = a.kernel[0] * a.kernel[1];
     if (rows % k != 0)
@@ -201,12 +198,11 @@ tsr_status tsr_fold(const tsr_tensor *input, const int64_t *output_size, int nou
                               "expected size of input's dimension 2 to match the calculated "
                               "number of sliding blocks %lld * %lld = %lld, but got "
                               "input.size(2)=%lld.",
-                              name, (long long)size[0], (long long)size[1],
-                              (long long)a.kernel[0], (long long)a.kernel[1],
-                              (long long)a.dilation[0], (long long)a.dilation[1],
-                              (long long)a.padding[0], (long long)a.padding[1],
-                              (long long)a.stride[0], (long long)a.stride[1],
-                              (long long)blocks[0], (long long)blocks[1],
+                              name, (long long)size[0], (long long)size[1], (long long)a.kernel[0],
+                              (long long)a.kernel[1], (long long)a.dilation[0],
+                              (long long)a.dilation[1], (long long)a.padding[0],
+                              (long long)a.padding[1], (long long)a.stride[0],
+                              (long long)a.stride[1], (long long)blocks[0], (long long)blocks[1],
                               (long long)(blocks[0] * blocks[1]), (long long)l);
     tsr_tensor *x = NULL, *y = NULL;
     if ((st = with_batch(input, 2, &x)) != TSR_OK)

@@ -23,8 +23,8 @@ static const char *const NAME = "convolution_backward";
 
 /* A node over inputs (first, second[, bias]) saving what `saves` says. */
 static tsr_status record(const char *name, tsr__backward_fn fn, const tsr_tensor *first,
-                         const tsr_tensor *second, const tsr_tensor *third,
-                         const tsr_conv_attrs *a, const int64_t *spatial, tsr_tensor *out)
+                         const tsr_tensor *second, const tsr_tensor *third, const tsr_conv_attrs *a,
+                         const int64_t *spatial, tsr_tensor *out)
 {
     const tsr_tensor *inputs[3] = {first, second, third};
     int count = third ? 3 : 2;
@@ -79,8 +79,7 @@ static tsr_status col2im_backward(tsr__node *node, tsr_tensor *const *grads, tsr
     return tsr__conv_im2col(NAME, grads[0], &at->conv, &gi[0]);
 }
 
-tsr_status tsr__grad_record_col2im(const tsr_tensor *cols, const tsr_conv_attrs *a,
-                                   tsr_tensor *out)
+tsr_status tsr__grad_record_col2im(const tsr_tensor *cols, const tsr_conv_attrs *a, tsr_tensor *out)
 {
     return record("col2im", col2im_backward, cols, NULL, NULL, a, NULL, out);
 }
@@ -123,8 +122,7 @@ tsr_status tsr__grad_record_conv(const tsr_tensor *x, const tsr_tensor *w, const
     return record("convolution", conv_backward, x, w, bias, a, x->shape + 2, out);
 }
 
-static tsr_status backward_data_backward(tsr__node *node, tsr_tensor *const *grads,
-                                         tsr_tensor **gi)
+static tsr_status backward_data_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
 {
     const conv_node_attrs *at = tsr__node_attrs(node);
     tsr_status st = TSR_OK;

@@ -27,7 +27,7 @@ typedef struct tsr_conv_params {
     int nstride;
     const int64_t *padding; /* default 0; read with TSR_CONV_PADDING_EXPLICIT only */
     int npadding;
-    int padding_mode; /* TSR_CONV_PADDING_*: conv1d/2d/3d only */
+    int padding_mode;        /* TSR_CONV_PADDING_*: conv1d/2d/3d only */
     const int64_t *dilation; /* default 1 */
     int ndilation;
     const int64_t *output_padding; /* conv_transpose only; default 0 */

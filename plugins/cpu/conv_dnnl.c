@@ -144,8 +144,8 @@ static int key_build(const tsr__cpu_backend *backend, const tsr_kernel_args *arg
 {
     const tsr_conv_attrs *a = args->attrs;
     if (args->num_outputs != 1 || args->num_inputs < 2 || args->num_inputs > 3 || a == NULL ||
-        a->struct_size < sizeof *a || a->spatial_ndim < 1 || a->spatial_ndim > 3 ||
-        a->groups < 1 || (args->num_inputs == 3 && args->op != TSR_OP_CONVOLUTION)) {
+        a->struct_size < sizeof *a || a->spatial_ndim < 1 || a->spatial_ndim > 3 || a->groups < 1 ||
+        (args->num_inputs == 3 && args->op != TSR_OP_CONVOLUTION)) {
         return 0;
     }
     memset(k, 0, sizeof *k);
@@ -156,8 +156,7 @@ static int key_build(const tsr__cpu_backend *backend, const tsr_kernel_args *arg
     k->has_bias = args->num_inputs == 3;
     int64_t work = 1;
     for (int d = 0; d < k->nd; d++) {
-        if (a->padding[d] < 0 || a->padding_end[d] < 0 || a->stride[d] < 1 ||
-            a->dilation[d] < 1) {
+        if (a->padding[d] < 0 || a->padding_end[d] < 0 || a->stride[d] < 1 || a->dilation[d] < 1) {
             return 0;
         }
         k->stride[d] = a->stride[d];
@@ -316,10 +315,10 @@ static conv_entry *entry_create(const tsr__cpu_dnnl_api *dnnl, const conv_key *k
     dnnl_primitive_attr_t attr = NULL;
     dnnl_primitive_desc_t pd = NULL, hint = NULL;
     dnnl->omp_set_num_threads((int)k->threads);
-    int ok = e != NULL && op_desc(dnnl, k, k->op, &desc) &&
-             dnnl->primitive_attr_create(&attr) == dnnl_success &&
-             dnnl->primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) ==
-                 dnnl_success;
+    int ok =
+        e != NULL && op_desc(dnnl, k, k->op, &desc) &&
+        dnnl->primitive_attr_create(&attr) == dnnl_success &&
+        dnnl->primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) == dnnl_success;
     if (ok && k->op != TSR_OP_CONVOLUTION) {
         ok = op_desc(dnnl, k, TSR_OP_CONVOLUTION, &hint_desc) &&
              dnnl->primitive_desc_create(&hint, &hint_desc, NULL, dnnl->engine, NULL) ==
@@ -418,8 +417,7 @@ static void release(const tsr__cpu_dnnl_api *dnnl, conv_entry *e)
 
 static int exec_arg(int32_t op, int role)
 {
-    static const int forward[ROLES] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST,
-                                       DNNL_ARG_BIAS};
+    static const int forward[ROLES] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_BIAS};
     if (op == TSR_OP_CONVOLUTION) {
         return forward[role];
     }
@@ -469,8 +467,8 @@ static int execute(const tsr__cpu_dnnl_api *dnnl, tsr__cpu_backend *backend, con
         ok = scratch != NULL && dnnl->memory_create(&scratch_mem, &e->scratch_md, dnnl->engine,
                                                     scratch) == dnnl_success;
     }
-    ok = ok && dnnl->stream_create(&stream, dnnl->engine, dnnl_stream_default_flags) ==
-                   dnnl_success;
+    ok =
+        ok && dnnl->stream_create(&stream, dnnl->engine, dnnl_stream_default_flags) == dnnl_success;
     dnnl->omp_set_num_threads((int)k->threads);
     dnnl_exec_arg_t args[ROLES + 1];
     int nargs = 0;

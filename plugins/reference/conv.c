@@ -72,10 +72,9 @@ static int read_geometry(const tsr__ref_backend *backend, const tsr_kernel_args 
     }
     if (cols->shape[0] != g->batch || cols->shape[1] != g->channels * g->volume ||
         cols->shape[2] != g->windows) {
-        return tsr__ref_error(backend, TSR_ERR_SHAPE,
-                              "columns of shape [%lld, %lld, %lld] do not match the image",
-                              (long long)cols->shape[0], (long long)cols->shape[1],
-                              (long long)cols->shape[2]);
+        return tsr__ref_error(
+            backend, TSR_ERR_SHAPE, "columns of shape [%lld, %lld, %lld] do not match the image",
+            (long long)cols->shape[0], (long long)cols->shape[1], (long long)cols->shape[2]);
     }
     return TSR_OK;
 }
@@ -132,8 +131,9 @@ int tsr__ref_kernel_im2col(void *backend_ptr, const tsr_kernel_args *args)
                     i[d] = o[d] * g.stride[d] - g.padding[d] + j[d] * g.dilation[d];
                     inside = inside && i[d] >= 0 && i[d] < g.in[d];
                 }
-                char *to = dst + (n * cols->strides[0] + row * cols->strides[1] +
-                                  l * cols->strides[2]) * (int64_t)size;
+                char *to =
+                    dst + (n * cols->strides[0] + row * cols->strides[1] + l * cols->strides[2]) *
+                              (int64_t)size;
                 if (inside) {
                     memcpy(to, src + image_at(x, nd, n, c, i) * (int64_t)size, size);
                 } else {
@@ -200,7 +200,9 @@ int tsr__ref_kernel_col2im(void *backend_ptr, const tsr_kernel_args *args)
                     int64_t row = c * g.volume + jf;
                     tsr__ref_wide v;
                     load(src + (n * cols->strides[0] + row * cols->strides[1] +
-                                l * cols->strides[2]) * (int64_t)size, &v);
+                                l * cols->strides[2]) *
+                                   (int64_t)size,
+                         &v);
                     if (category == TSR__REF_COMPLEX) {
                         double parts[2], add[2];
                         memcpy(parts, &sum.c, sizeof parts);

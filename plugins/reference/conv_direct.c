@@ -44,8 +44,14 @@ static int read_run(const tsr__ref_backend *backend, const tsr_kernel_args *args
         return tsr__ref_error(backend, TSR_ERR_SHAPE, "operands must have rank %d and one dtype",
                               2 + nd);
     }
-    *r = (direct_run){.nd = nd, .batch = x->shape[0], .cin = x->shape[1], .cout = w->shape[0],
-                      .groups = a->groups, .x = x, .w = w, .y = y};
+    *r = (direct_run){.nd = nd,
+                      .batch = x->shape[0],
+                      .cin = x->shape[1],
+                      .cout = w->shape[0],
+                      .groups = a->groups,
+                      .x = x,
+                      .w = w,
+                      .y = y};
     r->cin_group = w->shape[1];
     r->cout_group = r->cout / r->groups;
     bool ok = r->cin == r->cin_group * r->groups && r->cout % r->groups == 0 &&
@@ -58,8 +64,9 @@ static int read_run(const tsr__ref_backend *backend, const tsr_kernel_args *args
         r->padding[d] = real ? a->padding[d] : 0;
         r->dilation[d] = real ? a->dilation[d] : 1;
         r->out[d] = real ? y->shape[2 + d] : 1;
-        ok = ok && (!real || (r->kernel[d] == a->kernel[d] &&
-                              r->out[d] == tsr__ref_conv_windows(a, d, r->in[d]))) &&
+        ok = ok &&
+             (!real || (r->kernel[d] == a->kernel[d] &&
+                        r->out[d] == tsr__ref_conv_windows(a, d, r->in[d]))) &&
              r->stride[d] >= 1 && r->dilation[d] >= 1;
     }
     if (!ok) {
@@ -84,8 +91,7 @@ static void split(int64_t flat, const int64_t *extent, int64_t *parts)
 }
 
 /* Element (i0, i1, c, spatial...) of t, in bytes from its first element. */
-static const char *at(const tsr_tensor_desc *t, int nd, int64_t i0, int64_t i1,
-                      const int64_t *s)
+static const char *at(const tsr_tensor_desc *t, int nd, int64_t i0, int64_t i1, const int64_t *s)
 {
     int64_t off = i0 * t->strides[0] + i1 * t->strides[1];
     for (int d = 0; d < nd; d++) {
@@ -240,8 +246,8 @@ int tsr__ref_kernel_convolution(void *backend_ptr, const tsr_kernel_args *args)
     switch (args->op) {
     case TSR_OP_CONVOLUTION: {
         const tsr_tensor_desc *bias = args->num_inputs == 3 ? &in[2] : NULL;
-        if (bias != NULL && (bias->ndim != 1 || bias->shape[0] != in[1].shape[0] ||
-                             bias->dtype != in[0].dtype)) {
+        if (bias != NULL &&
+            (bias->ndim != 1 || bias->shape[0] != in[1].shape[0] || bias->dtype != in[0].dtype)) {
             return tsr__ref_error(backend, TSR_ERR_SHAPE, "bias must be [Cout] of x's dtype");
         }
         if ((st = read_run(backend, args, &in[0], &in[1], out, &r)) == TSR_OK) {

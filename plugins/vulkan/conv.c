@@ -1,4 +1,4 @@
-/* im2col and col2im for float32 (shaders/im2col.comp, shaders/col2im.comp),
+/* im2col and col2im for float32 (shaders/conv_im2col.comp, shaders/conv_col2im.comp),
  * with the dispatch of index.c. The core composes every convolution from
  * these two and the tiled matmul (this backend has no direct convolution
  * rows).
@@ -141,13 +141,13 @@ static int col2im(struct tsr__vk_backend *b, const tsr_kernel_args *args)
         (status = tsr__vk_loop_budget(b, "col2im", c.numel, 1, (uint64_t)volume * 8 + 24)) !=
             TSR_OK)
         return status;
-    struct tsr__vk_launch l = {.shader = TSR__VK_SHADER_COL2IM,
-                               .spec = {args->op, TSR_FLOAT32, TSR_FLOAT32, 0},
-                               .out = x,
-                               .in = {cols},
-                               .num_in = 1,
-                               .scalar = {(uint32_t)(cols->strides[1] * 4),
-                                          (uint32_t)(cols->strides[2] * 4)}};
+    struct tsr__vk_launch l = {
+        .shader = TSR__VK_SHADER_COL2IM,
+        .spec = {args->op, TSR_FLOAT32, TSR_FLOAT32, 0},
+        .out = x,
+        .in = {cols},
+        .num_in = 1,
+        .scalar = {(uint32_t)(cols->strides[1] * 4), (uint32_t)(cols->strides[2] * 4)}};
     return tsr__vk_index_run(b, "col2im", NULL, 0, 0, NULL, &l, &c);
 }
 

@@ -98,10 +98,15 @@ static void check_against_naive(const geometry *g, tsr_dtype dtype, double tol)
     double *x = pattern(volume(xs, 2 + g->nd), 1), *w = pattern(volume(ws, 2 + g->nd), 2);
     double *b = pattern(g->cout, 3);
     double *want = naive_conv(g, x, w, b);
-    tsr_tensor *tx = from_doubles(x, 2 + g->nd, xs, dtype), *tw = from_doubles(w, 2 + g->nd, ws, dtype);
+    tsr_tensor *tx = from_doubles(x, 2 + g->nd, xs, dtype),
+               *tw = from_doubles(w, 2 + g->nd, ws, dtype);
     tsr_tensor *tb = from_doubles(b, 1, &g->cout, dtype), *y = NULL;
-    tsr_conv_params p = {.stride = g->stride, .nstride = g->nd, .padding = g->pad,
-                         .npadding = g->nd, .dilation = g->dil, .ndilation = g->nd,
+    tsr_conv_params p = {.stride = g->stride,
+                         .nstride = g->nd,
+                         .padding = g->pad,
+                         .npadding = g->nd,
+                         .dilation = g->dil,
+                         .ndilation = g->nd,
                          .groups = g->groups};
     CHECK_OK(CONV[g->nd](tx, tw, tb, &p, &y));
     check_shape(y, 2 + g->nd, ys);
@@ -175,7 +180,8 @@ static void unfold_and_fold_take_unbatched_inputs(void)
     double x[2 * 4 * 4];
     for (int i = 0; i < 32; i++)
         x[i] = i;
-    tsr_tensor *t = from_doubles(x, 3, (int64_t[]){2, 4, 4}, TSR_FLOAT32), *cols = NULL, *back = NULL;
+    tsr_tensor *t = from_doubles(x, 3, (int64_t[]){2, 4, 4}, TSR_FLOAT32), *cols = NULL,
+               *back = NULL;
     CHECK_OK(tsr_unfold(t, (int64_t[]){2, 2}, 2, NULL, &cols));
     check_shape(cols, 2, (int64_t[]){8, 9});
     CHECK_OK(tsr_fold(cols, (int64_t[]){4, 4}, 2, (int64_t[]){2, 2}, 2, NULL, &back));
@@ -213,13 +219,18 @@ static void conv_transpose_is_the_adjoint_of_conv(void)
         double *xv = pattern(volume(xs, 2 + nd), 4), *wv = pattern(volume(ws, 2 + nd), 5);
         tsr_tensor *x = from_doubles(xv, 2 + nd, xs, TSR_FLOAT64);
         tsr_tensor *w = from_doubles(wv, 2 + nd, ws, TSR_FLOAT64), *y = NULL;
-        tsr_conv_params p = {.stride = &cases[c].stride, .nstride = 1, .padding = &cases[c].pad,
-                             .npadding = 1, .dilation = &cases[c].dil, .ndilation = 1,
-                             .output_padding = &cases[c].output_padding, .noutput_padding = 1,
+        tsr_conv_params p = {.stride = &cases[c].stride,
+                             .nstride = 1,
+                             .padding = &cases[c].pad,
+                             .npadding = 1,
+                             .dilation = &cases[c].dil,
+                             .ndilation = 1,
+                             .output_padding = &cases[c].output_padding,
+                             .noutput_padding = 1,
                              .groups = g};
         CHECK_OK(CONV_T[nd](x, w, NULL, &p, &y));
-        int64_t want = (3 - 1) * cases[c].stride - 2 * cases[c].pad +
-                       cases[c].dil * (k - 1) + cases[c].output_padding + 1;
+        int64_t want = (3 - 1) * cases[c].stride - 2 * cases[c].pad + cases[c].dil * (k - 1) +
+                       cases[c].output_padding + 1;
         CHECK_INT(tsr_tensor_shape(y)[2], want);
         double *probe = pattern(tsr_tensor_numel(y), 6);
         tsr_tensor *u = from_doubles(probe, tsr_tensor_ndim(y), tsr_tensor_shape(y), TSR_FLOAT64);
@@ -280,22 +291,23 @@ static void conv_errors_name_the_argument(void)
                 TSR_ERR_INVALID_ARGUMENT, "non-positive groups");
     CHECK_ERROR(tsr_conv2d(x, w, NULL, &(tsr_conv_params){.groups = 2}, &y), TSR_ERR_SHAPE,
                 "to have 2 channels, but got 1 channels");
-    CHECK_ERROR(tsr_conv2d(x, w, bias, NULL, &y), TSR_ERR_SHAPE, "expected bias to be 1-dimensional");
+    CHECK_ERROR(tsr_conv2d(x, w, bias, NULL, &y), TSR_ERR_SHAPE,
+                "expected bias to be 1-dimensional");
     CHECK_ERROR(tsr_conv2d(x, w64, NULL, NULL, &y), TSR_ERR_DTYPE, "weight");
     CHECK_ERROR(tsr_conv1d(x, w, NULL, NULL, &y), TSR_ERR_SHAPE, "Expected 2D (unbatched) or 3D");
     CHECK_ERROR(tsr_conv2d(x, w, NULL,
-                           &(tsr_conv_params){.padding_mode = TSR_CONV_PADDING_SAME,
-                                              .stride = &two, .nstride = 1}, &y),
+                           &(tsr_conv_params){
+                               .padding_mode = TSR_CONV_PADDING_SAME, .stride = &two, .nstride = 1},
+                           &y),
                 TSR_ERR_INVALID_ARGUMENT, "padding='same' is not supported for strided");
     tsr_tensor *wt = from_doubles((double[18]){0}, 4, (int64_t[]){1, 2, 3, 3}, TSR_FLOAT32);
     int64_t one = 1, three_pad = 3;
+    CHECK_ERROR(
+        tsr_conv_transpose2d(x, wt, NULL,
+                             &(tsr_conv_params){.output_padding = &one, .noutput_padding = 1}, &y),
+        TSR_ERR_INVALID_ARGUMENT, "output padding must be smaller than either stride");
     CHECK_ERROR(tsr_conv_transpose2d(x, wt, NULL,
-                                     &(tsr_conv_params){.output_padding = &one,
-                                                        .noutput_padding = 1}, &y),
-                TSR_ERR_INVALID_ARGUMENT, "output padding must be smaller than either stride");
-    CHECK_ERROR(tsr_conv_transpose2d(x, wt, NULL,
-                                     &(tsr_conv_params){.padding = &three_pad, .npadding = 1},
-                                     &y),
+                                     &(tsr_conv_params){.padding = &three_pad, .npadding = 1}, &y),
                 TSR_ERR_SHAPE, "Output size is too small");
     CHECK_TRUE(y == NULL);
     double *xv = to_doubles(x);
@@ -326,8 +338,13 @@ typedef struct grad_case {
 static tsr_status call_conv(void *context, const tsr_tensor *const *in, int n, tsr_tensor **out)
 {
     const grad_case *c = context;
-    tsr_conv_params p = {.stride = &c->stride, .nstride = 1, .padding = &c->pad, .npadding = 1,
-                         .dilation = &c->dil, .ndilation = 1, .groups = c->groups};
+    tsr_conv_params p = {.stride = &c->stride,
+                         .nstride = 1,
+                         .padding = &c->pad,
+                         .npadding = 1,
+                         .dilation = &c->dil,
+                         .ndilation = 1,
+                         .groups = c->groups};
     if (c->unfold)
         return tsr_unfold(in[0], (int64_t[]){2}, 1, &p, out);
     if (c->fold)
@@ -341,8 +358,7 @@ static tsr_status call_conv(void *context, const tsr_tensor *const *in, int n, t
 }
 
 /* sum(seed * d(sum(seed2 * f))/d(inputs)): second-order terms of f. */
-static tsr_status call_gradient(void *context, const tsr_tensor *const *in, int n,
-                                tsr_tensor **out)
+static tsr_status call_gradient(void *context, const tsr_tensor *const *in, int n, tsr_tensor **out)
 {
     bool previous = tsr_grad_mode_set(true);
     tsr_tensor *y = NULL, *s = NULL, *grads[3] = {NULL, NULL, NULL}, *total = NULL;
@@ -417,8 +433,8 @@ static void run_gradcheck(const grad_case *c, bool second_order)
     } else if (c->fold) {
         in[0] = grad_input(3, (int64_t[]){2, 8, 20}, 1);
     } else {
-        int64_t g = c->groups, xs[5] = {2, 2 * g}, ws[5] = {c->transposed ? 2 * g : 2 * g,
-                                                           c->transposed ? 2 : 2};
+        int64_t g = c->groups, xs[5] = {2, 2 * g},
+                ws[5] = {c->transposed ? 2 * g : 2 * g, c->transposed ? 2 : 2};
         for (int d = 0; d < c->nd; d++) {
             xs[2 + d] = 4 - d;
             ws[2 + d] = 2;

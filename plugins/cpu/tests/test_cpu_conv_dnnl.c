@@ -149,8 +149,19 @@ static const geometry GEOMETRIES[] = {
     {"conv2d_same_even_kernel", 2, 1, 2, 3, 1, {5, 6}, {4, 2}, {1, 1}, {1, 0}, {2, 1}, {1, 1}, 0},
     {"conv2d_channels_last", 2, 2, 8, 8, 1, {5, 7}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1},
     {"conv1d", 1, 2, 3, 5, 1, {11}, {3}, {2}, {1}, {1}, {2}, 0},
-    {"conv3d_padding_only_windows", 3, 1, 2, 3, 1, {1, 1, 7}, {1, 2, 3}, {1, 2, 3}, {2, 2, 0},
-     {2, 2, 0}, {1, 2, 1}, 0},
+    {"conv3d_padding_only_windows",
+     3,
+     1,
+     2,
+     3,
+     1,
+     {1, 1, 7},
+     {1, 2, 3},
+     {1, 2, 3},
+     {2, 2, 0},
+     {2, 2, 0},
+     {1, 2, 1},
+     0},
     {"conv3d", 3, 1, 2, 4, 2, {4, 5, 4}, {2, 3, 2}, {1, 2, 1}, {1, 0, 1}, {1, 0, 1}, {1, 1, 2}, 0},
 };
 
@@ -184,11 +195,15 @@ static void negative_padding_end_goes_to_the_reference_kernel(void)
                              dense(w, TSR_FLOAT32, 3, weight, s1)};
     tsr_tensor_desc out = dense(got, TSR_FLOAT32, 3, image, s2);
     tsr_tensor_desc ref = dense(expected, TSR_FLOAT32, 3, image, s3);
-    tsr_conv_attrs attrs = {.struct_size = sizeof attrs, .spatial_ndim = 1, .groups = 1,
-                            .kernel = {2}, .stride = {1}, .padding = {0}, .padding_end = {-1},
+    tsr_conv_attrs attrs = {.struct_size = sizeof attrs,
+                            .spatial_ndim = 1,
+                            .groups = 1,
+                            .kernel = {2},
+                            .stride = {1},
+                            .padding = {0},
+                            .padding_end = {-1},
                             .dilation = {3}};
-    tsr_kernel_args args = {sizeof args, TSR_OP_CONVOLUTION_BACKWARD_DATA, 2, 1, in, &ref,
-                            &attrs};
+    tsr_kernel_args args = {sizeof args, TSR_OP_CONVOLUTION_BACKWARD_DATA, 2, 1, in, &ref, &attrs};
     CHECK_OK(tsr__ref_kernel_convolution(backend, &args));
     CHECK_OK(test_run(backend, TSR_OP_CONVOLUTION_BACKWARD_DATA, TSR_FLOAT32, TSR_FLOAT32, in, 2,
                       &out, 1, &attrs));

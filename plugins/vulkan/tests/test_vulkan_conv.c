@@ -1,5 +1,5 @@
-/* im2col and col2im on the device (conv.c, shaders/im2col.comp and
- * col2im.comp), float32: im2col moves bits, so it must equal a host im2col
+/* im2col and col2im on the device (conv.c, shaders/conv_im2col.comp and
+ * conv_col2im.comp), float32: im2col moves bits, so it must equal a host im2col
  * exactly (padding zeros included) on 1-d, 2-d and 3-d geometries and on a
  * channels-last image view; col2im must equal a host gather summed in the
  * shader's order (kernel offsets ascending, float32 additions), also where
@@ -96,8 +96,8 @@ static void layout_of(const struct geometry *g, struct layout *l)
 static int64_t source(const struct geometry *g, const struct layout *l, int64_t n, int64_t row,
                       int64_t w)
 {
-    int64_t c = row / l->volume, j = row % l->volume, at = n * l->image_strides[0] +
-                                                            c * l->image_strides[1];
+    int64_t c = row / l->volume, j = row % l->volume,
+            at = n * l->image_strides[0] + c * l->image_strides[1];
     for (int d = g->nd - 1; d >= 0; --d) {
         int64_t jd = j % g->k[d], od = w % windows(g, d);
         j /= g->k[d];
@@ -142,8 +142,8 @@ static void check_im2col(const struct geometry *g)
                 float want = at < 0 ? 0.0f : x[at];
                 float have = got[(n * l.cols[1] + r) * l.windows + w];
                 if (memcmp(&want, &have, 4) != 0 && bad++ == 0)
-                    printf("FAIL %s im2col [%lld,%lld,%lld]: %g, want %g\n", g->name,
-                           (long long)n, (long long)r, (long long)w, have, want);
+                    printf("FAIL %s im2col [%lld,%lld,%lld]: %g, want %g\n", g->name, (long long)n,
+                           (long long)r, (long long)w, have, want);
             }
     EXPECT(bad == 0, "%s: %d im2col elements differ", g->name, bad);
     plugin->memory_free(backend, xm);
