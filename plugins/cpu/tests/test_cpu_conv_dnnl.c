@@ -179,6 +179,8 @@ static void convolutions_match_the_reference_bit_for_bit(void)
             }
         }
     }
+    tsr__cpu_backend_destroy(backends[0]);
+    tsr__cpu_backend_destroy(backends[1]);
 }
 
 /* A negative padding_end (conv_transpose with output_padding past the
@@ -212,6 +214,7 @@ static void negative_padding_end_goes_to_the_reference_kernel(void)
     CHECK_TRUE(expected[5] == 0.0f); /* position 5 is in no window */
     free(y);
     free(w);
+    tsr__cpu_backend_destroy(backend);
 }
 
 int main(void)
