@@ -477,7 +477,13 @@ typedef struct tsr_cross_entropy_attrs {
     double label_smoothing; /* in [0, 1] */
 } tsr_cross_entropy_attrs;
 /* Convolution geometry (ABI 1.2), for every TSR_OP_LIST_CONV kernel.
- * Entries past spatial_ndim are unused (the core writes 1 or 0 there). */
+ * Entries past spatial_ndim are unused. padding_end equals padding except
+ * for PyTorch's padding='same' with an odd total d*(k-1), where it is one
+ * more, and for conv_transpose with output_padding >= stride (allowed while
+ * output_padding < dilation): there the core passes the col2im and
+ * convolution_backward_data calls a padding_end below padding, possibly
+ * negative, so that the window count of the larger output still equals the
+ * input's; the last positions of such an output are in no window (0). */
 enum { TSR_CONV_MAX_SPATIAL = 3 };
 typedef struct tsr_conv_attrs {
     uint32_t struct_size;
@@ -485,8 +491,7 @@ typedef struct tsr_conv_attrs {
     int64_t kernel[TSR_CONV_MAX_SPATIAL];       /* >= 1 */
     int64_t stride[TSR_CONV_MAX_SPATIAL];       /* >= 1 */
     int64_t padding[TSR_CONV_MAX_SPATIAL];      /* >= 0 zeros before each spatial dim */
-    int64_t padding_end[TSR_CONV_MAX_SPATIAL];  /* >= 0 zeros after (PyTorch's 'same' with
-                                                   an odd total is one more than padding) */
+    int64_t padding_end[TSR_CONV_MAX_SPATIAL];  /* zeros after (see above) */
     int64_t dilation[TSR_CONV_MAX_SPATIAL];     /* >= 1 */
     int64_t groups;                             /* >= 1, divides Cin and Cout */
 } tsr_conv_attrs;
