@@ -92,6 +92,12 @@ def forward(b):
         _conv_case(b, nd, "transposed_input", F64, x_t, (3, cin) + (2,) * nd, (3,), {})
         w_view = T((3, cin * 2) + (2,) * nd, F64, view=[f"slice:1:0:{cin * 2}:2"])
         _conv_case(b, nd, "strided_weight", F64, (2, cin) + s, w_view, None, {"stride": 2})
+        # channels-last input (PyTorch's memory_format=channels_last strides)
+        perm = ":".join(str(i) for i in [0, nd + 1] + list(range(1, nd + 1)))
+        for dt in (F32, F64, BF16):
+            x_cl = T((2,) + (5,) * nd + (3,), dt, view=[f"permute:{perm}"])
+            _conv_case(b, nd, "channels_last", dt, x_cl, (4, 3) + (2,) * nd, (4,),
+                       {"padding": 1}, grad=dt != BF16)
         for dt in ("complex64", "complex128"):
             _conv_case(b, nd, "complex", dt, (1, 2) + s, (3, 2) + (2,) * nd, (3,),
                        {"padding": 1}, grad=False)
