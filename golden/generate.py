@@ -33,6 +33,7 @@ from gen import (attention, copy, creation, elementwise2_binary,  # noqa: E402
                  views_grad)
 from gen import elementwise_grad_complex  # noqa: E402
 from gen import pool  # noqa: E402
+from gen import conv  # noqa: E402
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -124,6 +125,7 @@ FAMILIES = [
     pool.max_unpools,
     pool.lp_pools,
     pool.shuffles,
+    conv.convolution,
 ]
 
 

@@ -43,6 +43,7 @@ static const adapter_table adapter_tables[] = {
     {conf_bindings_reduce, &conf_bindings_reduce_count},
     {conf_bindings_scan, &conf_bindings_scan_count},
     {conf_bindings_pool, &conf_bindings_pool_count},
+    {conf_bindings_conv, &conf_bindings_conv_count},
 };
 
 const conf_adapter *conf_adapter_at(size_t index)

@@ -55,6 +55,8 @@ extern const conf_adapter conf_bindings_scan[];
 extern const size_t conf_bindings_scan_count;
 extern const conf_adapter conf_bindings_pool[];
 extern const size_t conf_bindings_pool_count;
+extern const conf_adapter conf_bindings_conv[];
+extern const size_t conf_bindings_conv_count;
 
 /* div's rounding_mode: NULL (true division), "trunc" or "floor"; any other
  * name gives -1, which the library must refuse as PyTorch refuses the name. */

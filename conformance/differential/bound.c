@@ -29,6 +29,10 @@ static const struct product_op {
     {"addmm", TERMS_LAST_DIM, "mat1", 3},   {"baddbmm", TERMS_LAST_DIM, "batch1", 3},
     {"linear", TERMS_LAST_DIM, "input", 1}, {"einsum", TERMS_NUMEL, "operands", 0},
     {"tensordot", TERMS_NUMEL, "a", 0},
+    /* convolutions sum at most numel(weight) products, then add the bias */
+    {"conv1d", TERMS_NUMEL, "weight", 1}, {"conv2d", TERMS_NUMEL, "weight", 1},
+    {"conv3d", TERMS_NUMEL, "weight", 1}, {"conv_transpose1d", TERMS_NUMEL, "weight", 1},
+    {"conv_transpose2d", TERMS_NUMEL, "weight", 1}, {"conv_transpose3d", TERMS_NUMEL, "weight", 1},
 };
 
 static const struct product_op *find_product(const char *op)

@@ -74,5 +74,7 @@ extern const conf_diff_op conf_diff_draws_inplace[];
 extern const size_t conf_diff_draws_inplace_count;
 extern const conf_diff_op conf_diff_draws_pool[];
 extern const size_t conf_diff_draws_pool_count;
+extern const conf_diff_op conf_diff_draws_conv[];
+extern const size_t conf_diff_draws_conv_count;
 
 #endif

@@ -20,6 +20,9 @@
  *  1.1  op TSR_OP_CROSS_ENTROPY and tsr_cross_entropy_attrs.
  *  1.2 (POOL): ops TSR_OP_POOL_MAX ... TSR_OP_POOL_ADAPTIVE_MAX (group
  *       TSR_OP_LIST_POOL) and tsr_pool_attrs.
+ *  1.2 (CONV): ops TSR_OP_IM2COL, TSR_OP_COL2IM, TSR_OP_CONVOLUTION,
+ *       TSR_OP_CONVOLUTION_BACKWARD_DATA, TSR_OP_CONVOLUTION_BACKWARD_WEIGHT
+ *       and tsr_conv_attrs.
  */
 #ifndef TESSERA_PLUGIN_H
 #define TESSERA_PLUGIN_H
@@ -189,7 +192,8 @@ typedef struct tsr_scalar {
     TSR_OP_LIST_INDEX(X)                                                         \
     TSR_OP_LIST_SORT(X)                                                          \
     TSR_OP_LIST_NN(X)                                                            \
-    TSR_OP_LIST_POOL(X)
+    TSR_OP_LIST_POOL(X)                                                          \
+    TSR_OP_LIST_CONV(X)
 
 /* The second elementwise family. Binary ones take (a, b) in the computation
  * dtype; predicates (isnan, isinf, isfinite) output bool; lerp, addcmul and
@@ -407,6 +411,39 @@ typedef struct tsr_pool_attrs {
     X(POOL_ADAPTIVE_AVG, "pool_adaptive_avg")                                    \
     X(POOL_ADAPTIVE_AVG_BACKWARD, "pool_adaptive_avg_backward")                  \
     X(POOL_ADAPTIVE_MAX, "pool_adaptive_max")
+/* Convolution (ABI 1.2). Every kernel takes tsr_conv_attrs; r is its
+ * spatial_ndim (1, 2 or 3), and for each spatial dim d the window count is
+ *     out[d] = (in[d] + padding[d] + padding_end[d]
+ *               - dilation[d] * (kernel[d] - 1) - 1) / stride[d] + 1   (>= 1),
+ * window o of dim d reading input positions o * stride[d] - padding[d] +
+ * j * dilation[d] for j in [0, kernel[d]); positions outside [0, in[d]) are
+ * zeros. K = kernel[0] * ... * kernel[r-1], L = out[0] * ... * out[r-1];
+ * kernel offsets (j0, .., j{r-1}) and window positions are numbered
+ * row-major (the last spatial dim fastest). Keys are (dtype, dtype): every
+ * operand and the output have that dtype.
+ *   im2col: (x [N, C, in...]) -> cols [N, C*K, L], cols[n, c*K + j, l] =
+ *     x at channel c, offset j, window l (0 for padding); groups is 1.
+ *   col2im: its adjoint: (cols [N, C*K, L]) -> x [N, C, in...] (in... from
+ *     the output descriptor), each x element the sum of every cols element
+ *     im2col would have copied from it (0 where none); the kernel writes
+ *     every output element. groups is 1.
+ *   convolution: (x [N, Cin, in...], w [Cout, Cin/groups, kernel...], bias
+ *     [Cout] when num_inputs is 3) -> y [N, Cout, out...], y[n, co, l] =
+ *     bias[co] + sum over ci in co's group and j of x[n, ci, at(l, j)] *
+ *     w[co, ci mod (Cin/groups), j], group of co = co / (Cout/groups).
+ *   convolution_backward_data: (dy [N, Cout, out...], w) -> dx [N, Cin,
+ *     in...], the adjoint in x (in... from the output descriptor, out...
+ *     must follow from it by the rule above; conv_transpose is this op).
+ *   convolution_backward_weight: (dy [N, Cout, out...], x [N, Cin, in...])
+ *     -> dw [Cout, Cin/groups, kernel...], the adjoint in w.
+ * The three convolution entries are optional: where a backend registers
+ * none for a dtype, the core composes them from im2col, matmul and col2im. */
+#define TSR_OP_LIST_CONV(X)                                                      \
+    X(IM2COL, "im2col")                                                          \
+    X(COL2IM, "col2im")                                                          \
+    X(CONVOLUTION, "convolution")                                                \
+    X(CONVOLUTION_BACKWARD_DATA, "convolution_backward_data")                    \
+    X(CONVOLUTION_BACKWARD_WEIGHT, "convolution_backward_weight")
 
 typedef enum tsr_op {
 #define TSR_OP_ENUM_(id, name) TSR_OP_##id,
@@ -497,6 +534,25 @@ typedef struct tsr_cross_entropy_attrs {
     int64_t ignore_index;
     double label_smoothing; /* in [0, 1] */
 } tsr_cross_entropy_attrs;
+/* Convolution geometry (ABI 1.2), for every TSR_OP_LIST_CONV kernel.
+ * Entries past spatial_ndim are unused. padding_end equals padding except
+ * for PyTorch's padding='same' with an odd total d*(k-1), where it is one
+ * more, and for conv_transpose with output_padding >= stride (allowed while
+ * output_padding < dilation): there the core passes the col2im and
+ * convolution_backward_data calls a padding_end below padding, possibly
+ * negative, so that the window count of the larger output still equals the
+ * input's; the last positions of such an output are in no window (0). */
+enum { TSR_CONV_MAX_SPATIAL = 3 };
+typedef struct tsr_conv_attrs {
+    uint32_t struct_size;
+    int32_t spatial_ndim;                       /* 1, 2 or 3 */
+    int64_t kernel[TSR_CONV_MAX_SPATIAL];       /* >= 1 */
+    int64_t stride[TSR_CONV_MAX_SPATIAL];       /* >= 1 */
+    int64_t padding[TSR_CONV_MAX_SPATIAL];      /* >= 0 zeros before each spatial dim */
+    int64_t padding_end[TSR_CONV_MAX_SPATIAL];  /* zeros after (see above) */
+    int64_t dilation[TSR_CONV_MAX_SPATIAL];     /* >= 1 */
+    int64_t groups;                             /* >= 1, divides Cin and Cout */
+} tsr_conv_attrs;
 enum { TSR_GELU_NONE = 0, TSR_GELU_TANH = 1 };
 /* TSR_CLAMP_SCALAR_BOUNDS: the bounds were Python scalars. PyTorch's scalar
  * clamp then ignores a single NaN bound (with both bounds given, a NaN bound

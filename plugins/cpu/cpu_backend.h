@@ -84,5 +84,7 @@ int tsr__cpu_kernel_sort(void *backend, const tsr_kernel_args *args);    /* sort
 int tsr__cpu_kernel_gather(void *backend, const tsr_kernel_args *args);  /* index_gather.c */
 /* loss_cross_entropy.c */
 int tsr__cpu_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
+/* conv_gemm.c: the float64 convolution rows through im2col and dgemm */
+int tsr__cpu_kernel_convolution_gemm(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_CPU_BACKEND_H */

@@ -21,6 +21,14 @@
 /* The bfloat16 row of matmul (see plugin.h's MATMUL comment). */
 int tsr__cpu_kernel_matmul_dnnl(void *backend, const tsr_kernel_args *args);
 
+/* The float32 and bfloat16 rows of convolution, convolution_backward_data
+ * and convolution_backward_weight (plugin.h's TSR_OP_LIST_CONV), through
+ * oneDNN's convolution primitives (conv_dnnl.c). */
+int tsr__cpu_kernel_convolution_dnnl(void *backend, const tsr_kernel_args *args);
+/* The implementation that ran this thread's last convolution ("" when it
+ * went to the reference kernel). For tests. */
+const char *tsr__cpu_dnnl_conv_last_impl(void);
+
 /* Whether oneDNN could be loaded (loads it on the first call). */
 int tsr__cpu_dnnl_available(void);
 

@@ -1,5 +1,6 @@
 /* oneDNN as the cpu backend uses it: the library loaded on first use, and
- * a small cache of matmul primitives (dnnl_cache.c). Internal to the cpu
+ * a small cache of matmul primitives (dnnl_cache.c); conv_dnnl.c keeps its
+ * convolution primitives itself. Internal to the cpu
  * backend; only files built when oneDNN's headers exist include it. */
 #ifndef TSR_CPU_DNNL_API_H
 #define TSR_CPU_DNNL_API_H
@@ -32,7 +33,13 @@
     X(primitive_destroy)                                                                           \
     X(primitive_execute)                                                                           \
     X(memory_create)                                                                               \
-    X(memory_destroy)
+    X(memory_destroy)                                                                              \
+    X(dilated_convolution_forward_desc_init)                                                       \
+    X(dilated_convolution_backward_data_desc_init)                                                 \
+    X(dilated_convolution_backward_weights_desc_init)                                              \
+    X(memory_desc_init_by_tag)                                                                     \
+    X(memory_desc_equal)                                                                           \
+    X(reorder_primitive_desc_create)
 
 typedef struct tsr__cpu_dnnl_api {
 #define SLOT(name) __typeof__(&dnnl_##name) name;

@@ -16,6 +16,9 @@
  * multiply turns inf * finite into NaN where PyTorch's formula (and the
  * reference) keeps the infinity, which the differential test catches. */
 #define BLAS_DTYPES FLOATS
+/* oneDNN convolves float32 and bfloat16, im2col and OpenBLAS's dgemm
+ * float64 (conv_gemm.c); complex stays on the reference's direct kernels. */
+#define DNNL_CONV_DTYPES (TSR__REF_DTYPE_BIT(TSR_FLOAT32) | TSR__REF_SET_BFLOAT16)
 
 /* One override: `fn` takes the rows (op, d, d) for every dtype d in `dtypes`. */
 typedef struct kernel_override {
@@ -65,6 +68,16 @@ static const kernel_override overrides[] = {
     {TSR_OP_POOL_ADAPTIVE_AVG, FLOATS, tsr__cpu_kernel_pool},
     {TSR_OP_POOL_ADAPTIVE_AVG_BACKWARD, FLOATS, tsr__cpu_kernel_pool},
     {TSR_OP_POOL_ADAPTIVE_MAX, FLOATS, tsr__cpu_kernel_pool},
+    {TSR_OP_CONVOLUTION, TSR__REF_DTYPE_BIT(TSR_FLOAT64), tsr__cpu_kernel_convolution_gemm},
+    {TSR_OP_CONVOLUTION_BACKWARD_DATA, TSR__REF_DTYPE_BIT(TSR_FLOAT64),
+     tsr__cpu_kernel_convolution_gemm},
+    {TSR_OP_CONVOLUTION_BACKWARD_WEIGHT, TSR__REF_DTYPE_BIT(TSR_FLOAT64),
+     tsr__cpu_kernel_convolution_gemm},
+#ifdef TSR_CPU_HAVE_DNNL
+    {TSR_OP_CONVOLUTION, DNNL_CONV_DTYPES, tsr__cpu_kernel_convolution_dnnl},
+    {TSR_OP_CONVOLUTION_BACKWARD_DATA, DNNL_CONV_DTYPES, tsr__cpu_kernel_convolution_dnnl},
+    {TSR_OP_CONVOLUTION_BACKWARD_WEIGHT, DNNL_CONV_DTYPES, tsr__cpu_kernel_convolution_dnnl},
+#endif
 };
 
 /* Rows are few hundred to a few thousand; a linear scan at init is fine. */

@@ -34,6 +34,11 @@ static void add(table_writer *writer, int32_t op, int32_t dtype_in, int32_t dtyp
  * also runs in float16. */
 static const uint32_t NN_DTYPES = TSR__REF_SET_BFLOAT16 | TSR__REF_SET_FLOAT3264;
 static const uint32_t RMS_NORM_DTYPES = TSR__REF_SET_REAL;
+/* im2col and col2im as PyTorch 1.13 unfolds: every floating and complex
+ * dtype; the direct convolutions as its convolutions (no float16). */
+static const uint32_t CONV_DTYPES = TSR__REF_SET_REAL | TSR__REF_SET_COMPLEX;
+static const uint32_t DIRECT_CONV_DTYPES =
+    TSR__REF_SET_BFLOAT16 | TSR__REF_SET_FLOAT3264 | TSR__REF_SET_COMPLEX;
 
 static void add_op(table_writer *writer, int32_t op)
 {
@@ -147,6 +152,23 @@ static void add_op(table_writer *writer, int32_t op)
         case TSR_OP_POOL_ADAPTIVE_MAX:
             if (tsr__ref_pool_dtypes(op) & TSR__REF_DTYPE_BIT(dtype)) {
                 add(writer, op, dtype, dtype, tsr__ref_kernel_pool);
+            }
+            break;
+        case TSR_OP_IM2COL:
+            if (CONV_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_im2col);
+            }
+            break;
+        case TSR_OP_COL2IM:
+            if (CONV_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_col2im);
+            }
+            break;
+        case TSR_OP_CONVOLUTION:
+        case TSR_OP_CONVOLUTION_BACKWARD_DATA:
+        case TSR_OP_CONVOLUTION_BACKWARD_WEIGHT:
+            if (DIRECT_CONV_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_convolution);
             }
             break;
         default: {

@@ -25,5 +25,14 @@ int tsr__ref_kernel_matmul(void *backend, const tsr_kernel_args *args);
  * in tsr__ref_pool_dtypes(op) (pool.c). */
 uint32_t tsr__ref_pool_dtypes(int32_t op);
 int tsr__ref_kernel_pool(void *backend, const tsr_kernel_args *args);
+/* im2col and col2im with tsr_conv_attrs, (dtype, dtype): im2col copies any
+ * dtype, col2im sums floating and complex ones (conv.c). */
+int tsr__ref_kernel_im2col(void *backend, const tsr_kernel_args *args);
+int tsr__ref_kernel_col2im(void *backend, const tsr_kernel_args *args);
+/* Windows along spatial dim d of an extent `in` under attrs a (conv.c). */
+int64_t tsr__ref_conv_windows(const tsr_conv_attrs *a, int d, int64_t in);
+/* convolution, convolution_backward_data and convolution_backward_weight
+ * from the definition, floating and complex dtypes (conv_direct.c). */
+int tsr__ref_kernel_convolution(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_REFERENCE_KERNELS_H */

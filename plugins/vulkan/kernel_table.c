@@ -206,6 +206,13 @@ static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
             if (fn)
                 tsr__vk_add(b, &n, op, dtype, dtype, fn);
         }
+    /* im2col and col2im (conv.c); the core composes convolution from them. */
+    for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype) {
+        if (tsr__vk_conv_supported(dev, TSR_OP_IM2COL, dtype))
+            tsr__vk_add(b, &n, TSR_OP_IM2COL, dtype, dtype, tsr__vk_kernel_conv);
+        if (tsr__vk_conv_supported(dev, TSR_OP_COL2IM, dtype))
+            tsr__vk_add(b, &n, TSR_OP_COL2IM, dtype, dtype, tsr__vk_kernel_conv);
+    }
     /* Reductions and scans (reduce.c, scan.c). */
     for (int32_t op = 0; op < TSR_OP_COUNT; ++op) {
         for (int32_t dtype = 0; dtype < TSR_DTYPE_COUNT; ++dtype) {

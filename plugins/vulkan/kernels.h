@@ -43,6 +43,10 @@ struct tsr__vk_backend;
 int tsr__vk_kernel_matmul(void *backend, const tsr_kernel_args *args);
 int tsr__vk_matmul_supported(const struct tsr__vk_backend *b, int32_t dtype);
 
+/* conv.c: im2col and col2im (float32), and whether this device runs them. */
+int tsr__vk_kernel_conv(void *backend, const tsr_kernel_args *args);
+int tsr__vk_conv_supported(const struct tsr__vk_device *dev, int32_t op, int32_t dtype);
+
 /* copy.c: copy (any dtype to any dtype) and fill. */
 int tsr__vk_kernel_copy(void *backend, const tsr_kernel_args *args);
 int tsr__vk_kernel_fill(void *backend, const tsr_kernel_args *args);
