@@ -1,0 +1,85 @@
+/* Adapters for the products family's vector and structured products: trace,
+ * kron, inner, mv, addmv, addr, addbmm, cross, linalg_cross, linalg_vecdot,
+ * linalg_multi_dot, linalg_matrix_power, diag_embed, linalg_vander. Operand
+ * names are PyTorch 1.13's keywords; an optional arg that PyTorch takes as
+ * None (cross's dim, vander's N) is absent from the case. */
+#include "bindings/bindings.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef tsr_status (*unary_fn)(const tsr_tensor *, tsr_tensor **);
+typedef tsr_status (*binary_fn)(const tsr_tensor *, const tsr_tensor *, tsr_tensor **);
+typedef tsr_status (*add_fn)(const tsr_tensor *, const tsr_tensor *, const tsr_tensor *,
+                             tsr_scalar, tsr_scalar, tsr_tensor **);
+
+static int binary(conf_call *call, const char *first, const char *second, binary_fn fn)
+{
+    tsr_tensor *a, *b, *out = NULL;
+    if (!conf_bind_tensor(call, first, &a) || !conf_bind_tensor(call, second, &b))
+        return CONF_BIND_SKIP;
+    int st = fn(a, b, &out);
+    return conf_call_return(call, st, out);
+}
+
+/* input + two operands, with beta and alpha (default 1). */
+static int add_product(conf_call *call, const char *first, const char *second, add_fn fn)
+{
+    tsr_tensor *input, *a, *b, *out = NULL;
+    tsr_scalar beta, alpha;
+    if (!conf_bind_tensor(call, "input", &input) || !conf_bind_tensor(call, first, &a) ||
+        !conf_bind_tensor(call, second, &b) ||
+        !conf_arg_scalar_or(call, "beta", tsr_scalar_int(1), &beta) ||
+        !conf_arg_scalar_or(call, "alpha", tsr_scalar_int(1), &alpha))
+        return CONF_BIND_SKIP;
+    int st = fn(input, a, b, beta, alpha, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_trace(conf_call *call)
+{
+    tsr_tensor *t, *out = NULL;
+    if (!conf_bind_tensor(call, "input", &t))
+        return CONF_BIND_SKIP;
+    int st = tsr_trace(t, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_kron(conf_call *call)
+{
+    return binary(call, "input", "other", tsr_kron);
+}
+
+static int adapt_inner(conf_call *call)
+{
+    return binary(call, "input", "other", tsr_inner);
+}
+
+static int adapt_mv(conf_call *call)
+{
+    return binary(call, "input", "vec", tsr_mv);
+}
+
+static int adapt_addmv(conf_call *call)
+{
+    return add_product(call, "mat", "vec", tsr_addmv);
+}
+
+static int adapt_addr(conf_call *call)
+{
+    return add_product(call, "vec1", "vec2", tsr_addr);
+}
+
+static int adapt_addbmm(conf_call *call)
+{
+    return add_product(call, "batch1", "batch2", tsr_addbmm);
+}
+
+const conf_adapter conf_bindings_products_vector[] = {
+    {"trace", adapt_trace, TSR_OP_SUM, 0},   {"kron", adapt_kron, TSR_OP_MUL, 0},
+    {"inner", adapt_inner, TSR_OP_MATMUL, 0}, {"mv", adapt_mv, TSR_OP_MATMUL, 0},
+    {"addmv", adapt_addmv, TSR_OP_MATMUL, 0}, {"addr", adapt_addr, TSR_OP_MUL, 0},
+    {"addbmm", adapt_addbmm, TSR_OP_MATMUL, 0},
+};
+const size_t conf_bindings_products_vector_count =
+    sizeof conf_bindings_products_vector / sizeof conf_bindings_products_vector[0];

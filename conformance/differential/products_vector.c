@@ -1,0 +1,112 @@
+/* Differential draws for the products family's vector and structured
+ * products: trace ... linalg_vander. Shapes are small, empty now and then,
+ * in any layout; dtypes are whatever the runner deals (an op's refusal of
+ * one must then match on both backends). */
+#include "differential/draw_helpers.h"
+
+#include <string.h>
+
+static conf_value_spec values_for(const conf_draft *d)
+{
+    return is_float(d->dtype) ? accumulating() : conf_values_range(-4, 4);
+}
+
+static void operand(conf_draft *d, const char *name, int ndim, const int64_t *shape)
+{
+    conf_draft_tensor(d, name, d->dtype, ndim, shape, values_for(d), CONF_LAYOUT_COUNT);
+}
+
+static int64_t extent(conf_draft *d)
+{
+    return pick(d, 0.05) ? 0 : range(d, 1, 5);
+}
+
+static void beta_alpha(conf_draft *d)
+{
+    if (pick(d, 0.4))
+        arg_number(d, "beta", range(d, -1, 2), pick(d, 0.5) ? 0.0 : 0.5);
+    if (pick(d, 0.4))
+        arg_number(d, "alpha", range(d, -2, 2), -1.5);
+}
+
+static bool draw_trace(conf_draft *d)
+{
+    int64_t shape[2] = {extent(d), extent(d)};
+    operand(d, "input", 2, shape);
+    return true;
+}
+
+static bool draw_kron(conf_draft *d)
+{
+    int na = (int)range(d, 0, 3), nb = (int)range(d, 0, 3);
+    int64_t a[3], b[3];
+    for (int i = 0; i < na; i++)
+        a[i] = extent(d);
+    for (int i = 0; i < nb; i++)
+        b[i] = extent(d);
+    operand(d, "input", na, a);
+    operand(d, "other", nb, b);
+    return true;
+}
+
+static bool draw_inner(conf_draft *d)
+{
+    int na = (int)range(d, 1, 3), nb = (int)range(d, 1, 2);
+    int64_t k = extent(d), a[3], b[2];
+    for (int i = 0; i < na; i++)
+        a[i] = i == na - 1 ? k : extent(d);
+    for (int i = 0; i < nb; i++)
+        b[i] = i == nb - 1 ? k : extent(d);
+    operand(d, "input", na, a);
+    operand(d, "other", nb, b);
+    return true;
+}
+
+/* mv and addmv: mat [n, m], vec [m], addmv's input [n], [1] or 0-d. */
+static bool draw_mv(conf_draft *d)
+{
+    bool add = strcmp(d->c->op, "addmv") == 0;
+    int64_t n = extent(d), m = extent(d);
+    if (add) {
+        int64_t in = pick(d, 0.2) ? 1 : n;
+        operand(d, "input", pick(d, 0.2) ? 0 : 1, &in);
+    }
+    operand(d, add ? "mat" : "input", 2, (int64_t[]){n, m});
+    operand(d, "vec", 1, &m);
+    if (add)
+        beta_alpha(d);
+    return true;
+}
+
+static bool draw_addr(conf_draft *d)
+{
+    int64_t n = extent(d), m = extent(d), out[2] = {n, m}, in[2];
+    int nin;
+    conf_draft_broadcastable(d, 2, out, &nin, in);
+    operand(d, "input", nin, in);
+    operand(d, "vec1", 1, &n);
+    operand(d, "vec2", 1, &m);
+    if (d->dtype != TSR_BOOL)
+        beta_alpha(d);
+    return true;
+}
+
+static bool draw_addbmm(conf_draft *d)
+{
+    int64_t b = extent(d), n = extent(d), k = extent(d), p = extent(d), out[2] = {n, p}, in[2];
+    int nin;
+    conf_draft_broadcastable(d, 2, out, &nin, in);
+    operand(d, "input", nin, in);
+    operand(d, "batch1", 3, (int64_t[]){b, n, k});
+    operand(d, "batch2", 3, (int64_t[]){b, k, p});
+    beta_alpha(d);
+    return true;
+}
+
+const conf_diff_op conf_diff_draws_products_vector[] = {
+    {"trace", draw_trace, 0},   {"kron", draw_kron, EXACT}, {"inner", draw_inner, 0},
+    {"mv", draw_mv, 0},         {"addmv", draw_mv, 0},      {"addr", draw_addr, 0},
+    {"addbmm", draw_addbmm, 0},
+};
+const size_t conf_diff_draws_products_vector_count =
+    sizeof conf_diff_draws_products_vector / sizeof conf_diff_draws_products_vector[0];
