@@ -113,6 +113,7 @@ FAMILIES = [
     products_vector.trace_kron,
     products_vector.inner_mv,
     products_vector.add_vector_products,
+    products_vector.cross_vecdot,
 ]
 
 

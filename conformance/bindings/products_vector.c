@@ -75,11 +75,40 @@ static int adapt_addbmm(conf_call *call)
     return add_product(call, "batch1", "batch2", tsr_addbmm);
 }
 
+/* torch.cross(input, other, dim=None) and linalg.cross(..., dim=-1). */
+static int adapt_cross(conf_call *call)
+{
+    bool linalg = strcmp(call->c->op, "linalg_cross") == 0;
+    tsr_tensor *a, *b, *out = NULL;
+    int64_t dim = -1;
+    if (!conf_bind_tensor(call, "input", &a) || !conf_bind_tensor(call, "other", &b))
+        return CONF_BIND_SKIP;
+    bool given = conf_arg_present(call, "dim");
+    if (given && !conf_arg_int(call, "dim", &dim))
+        return CONF_BIND_SKIP;
+    int st = linalg ? tsr_linalg_cross(a, b, dim, &out) : tsr_cross(a, b, given ? &dim : NULL, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_vecdot(conf_call *call)
+{
+    tsr_tensor *x, *y, *out = NULL;
+    int64_t dim = -1;
+    if (!conf_bind_tensor(call, "x", &x) || !conf_bind_tensor(call, "y", &y) ||
+        !conf_arg_int_or(call, "dim", -1, &dim))
+        return CONF_BIND_SKIP;
+    int st = tsr_linalg_vecdot(x, y, dim, &out);
+    return conf_call_return(call, st, out);
+}
+
 const conf_adapter conf_bindings_products_vector[] = {
     {"trace", adapt_trace, TSR_OP_SUM, 0},   {"kron", adapt_kron, TSR_OP_MUL, 0},
     {"inner", adapt_inner, TSR_OP_MATMUL, 0}, {"mv", adapt_mv, TSR_OP_MATMUL, 0},
     {"addmv", adapt_addmv, TSR_OP_MATMUL, 0}, {"addr", adapt_addr, TSR_OP_MUL, 0},
     {"addbmm", adapt_addbmm, TSR_OP_MATMUL, 0},
+    {"cross", adapt_cross, TSR_OP_MUL, 0},
+    {"linalg_cross", adapt_cross, TSR_OP_MUL, 0},
+    {"linalg_vecdot", adapt_vecdot, TSR_OP_SUM, 0},
 };
 const size_t conf_bindings_products_vector_count =
     sizeof conf_bindings_products_vector / sizeof conf_bindings_products_vector[0];

@@ -103,10 +103,46 @@ static bool draw_addbmm(conf_draft *d)
     return true;
 }
 
+/* cross / linalg_cross: one rank, size 3 at the dim, other dims broadcasting
+ * (size 1 on one side now and then); cross without dim sometimes. */
+static bool draw_cross(conf_draft *d)
+{
+    bool linalg = strcmp(d->c->op, "linalg_cross") == 0;
+    int ndim = (int)range(d, 1, 3), at = (int)range(d, 0, ndim - 1);
+    int64_t a[3], b[3];
+    for (int i = 0; i < ndim; i++) {
+        a[i] = b[i] = i == at ? 3 : extent(d);
+        if (i != at && pick(d, 0.2))
+            *(pick(d, 0.5) ? &a[i] : &b[i]) = 1;
+    }
+    operand(d, "input", ndim, a);
+    operand(d, "other", ndim, b);
+    if (linalg ? at != ndim - 1 : pick(d, 0.5))
+        conf_draft_arg_int(d, "dim", pick(d, 0.5) ? at : at - ndim);
+    return true;
+}
+
+static bool draw_vecdot(conf_draft *d)
+{
+    int ndim = (int)range(d, 1, 3);
+    int64_t a[3], b[3];
+    for (int i = 0; i < ndim; i++) {
+        a[i] = b[i] = extent(d);
+        if (pick(d, 0.2))
+            *(pick(d, 0.5) ? &a[i] : &b[i]) = 1;
+    }
+    operand(d, "x", ndim, a);
+    operand(d, "y", ndim, b);
+    if (pick(d, 0.5))
+        conf_draft_arg_int(d, "dim", range(d, -ndim, ndim - 1));
+    return true;
+}
+
 const conf_diff_op conf_diff_draws_products_vector[] = {
     {"trace", draw_trace, 0},   {"kron", draw_kron, EXACT}, {"inner", draw_inner, 0},
     {"mv", draw_mv, 0},         {"addmv", draw_mv, 0},      {"addr", draw_addr, 0},
-    {"addbmm", draw_addbmm, 0},
+    {"addbmm", draw_addbmm, 0}, {"cross", draw_cross, 0},  {"linalg_cross", draw_cross, 0},
+    {"linalg_vecdot", draw_vecdot, 0},
 };
 const size_t conf_diff_draws_products_vector_count =
     sizeof conf_diff_draws_products_vector / sizeof conf_diff_draws_products_vector[0];

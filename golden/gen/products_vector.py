@@ -235,3 +235,104 @@ def add_vector_products(b):
     _sweep(b, "addbmm", _addbmm, lambda dt: {"input": T((2, 2), dt, "small"),
                                              "batch1": T((2, 2, 3), dt, "small"),
                                              "batch2": T((2, 3, 2), dt, "small")})
+
+
+def _cross(input, other, **kw):
+    return torch.cross(input, other, **kw)
+
+
+def _linalg_cross(input, other, **kw):
+    return torch.linalg.cross(input, other, **kw)
+
+
+def _vecdot(x, y, **kw):
+    return torch.linalg.vecdot(x, y, **kw)
+
+
+def cross_vecdot(b):
+    """cross without dim takes input's first dim of size 3 (torch 1.13 warns
+    nothing); linalg_cross's dim is -1 unless given; both broadcast the other
+    dims of operands of one rank. vecdot conjugates x."""
+    for dt in FLOATS:
+        sh = SHORT[dt]
+        g = ["input", "other"]
+        b.case("cross", f"{sh}_default_dim", _cross,
+               {"input": T((2, 3, 3), dt), "other": T((2, 3, 3), dt)}, grad=g)
+        b.case("cross", f"{sh}_default_dim_first", _cross,
+               {"input": T((3, 4), dt), "other": T((3, 4), dt)}, grad=g)
+        b.case("cross", f"{sh}_dim", _cross, {"input": T((3, 3), dt), "other": T((3, 3), dt)},
+               {"dim": 1}, grad=g)
+        b.case("cross", f"{sh}_default_dim_broadcast", _cross,
+               {"input": T((1, 3), dt), "other": T((4, 3), dt)}, grad=g)
+        b.case("linalg_cross", f"{sh}_last_dim", _linalg_cross,
+               {"input": T((4, 3), dt), "other": T((4, 3), dt)}, grad=g)
+        b.case("linalg_cross", f"{sh}_broadcast", _linalg_cross,
+               {"input": T((2, 1, 3), dt), "other": T((1, 4, 3), dt)}, grad=g)
+        b.case("linalg_cross", f"{sh}_dim0_views", _linalg_cross,
+               {"input": T((4, 3), dt, view=["transpose:0:1"]),
+                "other": T((3, 8), dt, view=["slice:1:0:8:2"])}, {"dim": 0}, grad=g)
+        g = ["x", "y"]
+        b.case("linalg_vecdot", f"{sh}_last_dim", _vecdot,
+               {"x": T((3, 4), dt), "y": T((3, 4), dt)}, tol=SMALL_K, grad=g)
+        b.case("linalg_vecdot", f"{sh}_broadcast", _vecdot,
+               {"x": T((2, 1, 4), dt), "y": T((3, 4), dt)}, tol=SMALL_K, grad=g)
+        b.case("linalg_vecdot", f"{sh}_dim_views", _vecdot,
+               {"x": T((4, 3), dt, view=["transpose:0:1"]), "y": T((3, 1), dt)}, {"dim": 1},
+               tol=SMALL_K, grad=g)
+    for dt in ("complex64", "complex128"):
+        b.case("linalg_vecdot", f"{SHORT[dt]}_conjugates_x", _vecdot,
+               {"x": T((2, 3), dt), "y": T((2, 3), dt)}, tol=SMALL_K)
+    b.case("linalg_vecdot", "f32_empty_dim", _vecdot,
+           {"x": T((2, 0), "float32"), "y": T((2, 0), "float32")})
+    b.case("linalg_vecdot", "f32_zero_d", _vecdot,
+           {"x": T((), "float32"), "y": T((), "float32")})
+    b.case("linalg_vecdot", "bf16_values", _vecdot,
+           {"x": T((3,), "bfloat16", "small"), "y": T((3,), "bfloat16", "small")},
+           expect="any")
+    for dt in ("int64", "bool"):
+        b.case("linalg_vecdot", f"{SHORT[dt]}_error", _vecdot,
+               {"x": T((3,), dt), "y": T((3,), dt)}, expect="error")
+    # torch 1.13 hands two 1-d operands to vdot, which refuses float16.
+    b.case("linalg_vecdot", "f16_vectors_error", _vecdot,
+           {"x": T((3,), "float16"), "y": T((3,), "float16")}, expect="error")
+    b.case("linalg_vecdot", "f16_batched", _vecdot,
+           {"x": T((2, 3), "float16", "small"), "y": T((2, 3), "float16", "small")})
+    b.case("linalg_vecdot", "mixed_dtype_error", _vecdot,
+           {"x": T((3,), "float32"), "y": T((3,), "float64")}, expect="error")
+    b.case("linalg_vecdot", "shape_mismatch_error", _vecdot,
+           {"x": T((2, 3), "float32"), "y": T((2, 4), "float32")}, expect="error")
+    b.case("linalg_vecdot", "dim_out_of_range_error", _vecdot,
+           {"x": T((2, 3), "float32"), "y": T((2, 3), "float32")}, {"dim": 2}, expect="error")
+    b.case("linalg_cross", "i8_wraps", _linalg_cross,
+           {"input": T((3,), "int8", values=[100, 100, 1]),
+            "other": T((3,), "int8", values=[1, -100, 100])})
+    b.case("linalg_cross", "f32_empty_batch", _linalg_cross,
+           {"input": T((0, 3), "float32"), "other": T((0, 3), "float32")})
+    b.case("linalg_cross", "f32_special_values", _linalg_cross,
+           {"input": T((3,), "float32", values=["inf", 1.0, 0.0]),
+            "other": T((3,), "float32", values=[0.0, "nan", 2.0])})
+    for dt in NAMES:
+        if dt not in FLOATS:
+            b.case("linalg_cross", f"{SHORT[dt]}_values", _linalg_cross,
+                   {"input": T((2, 3), dt, "small"), "other": T((2, 3), dt, "small")},
+                   expect="any")
+            b.case("cross", f"{SHORT[dt]}_values", _cross,
+                   {"input": T((3, 2), dt, "small"), "other": T((3, 2), dt, "small")},
+                   expect="any")
+    b.case("cross", "no_dim_of_size_3_error", _cross,
+           {"input": T((2, 4), "float32"), "other": T((2, 4), "float32")}, expect="error")
+    b.case("cross", "default_dim_other_not_3_error", _cross,
+           {"input": T((3, 4), "float32"), "other": T((1, 4), "float32")}, expect="error")
+    b.case("cross", "rank_mismatch_error", _cross,
+           {"input": T((4, 3), "float32"), "other": T((3,), "float32")}, expect="error")
+    b.case("linalg_cross", "not_3_error", _linalg_cross,
+           {"input": T((3, 4), "float32"), "other": T((3, 4), "float32")}, expect="error")
+    b.case("linalg_cross", "rank_mismatch_error", _linalg_cross,
+           {"input": T((4, 3), "float32"), "other": T((3,), "float32")}, expect="error")
+    b.case("linalg_cross", "mixed_dtype_error", _linalg_cross,
+           {"input": T((3,), "float32"), "other": T((3,), "float64")}, expect="error")
+    b.case("linalg_cross", "broadcast_dim_error", _linalg_cross,
+           {"input": T((3, 1), "float32"), "other": T((1, 3), "float32")}, {"dim": 0},
+           expect="error")
+    b.case("linalg_cross", "zero_d_error", _linalg_cross,
+           {"input": T((), "float32"), "other": T((), "float32")}, expect="error")

@@ -1,5 +1,5 @@
 /* The products family's vector products: trace, kron, inner, mv, addmv,
- * addr, addbmm. The rules the golden cases cannot show: error messages and
+ * addr, addbmm, cross, linalg_cross, linalg_vecdot. The rules the golden cases cannot show: error messages and
  * untouched outputs, beta = 0 ignoring NaN, bool's and/or in addr, integer
  * wrap-around, a long inner dimension, and gradients (float64 gradcheck).
  * Expected values are worked by hand from PyTorch 1.13's definitions. */
@@ -150,11 +150,78 @@ static void addbmm_sums_every_batch_over_a_long_inner_dim(void)
     pt_release((tsr_tensor *[]){b1, b2, in, other}, 4);
 }
 
+static void cross_without_dim_takes_inputs_first_dim_of_size_3(void)
+{
+    tsr_tensor *a = pt_make(TSR_FLOAT32, 2, (int64_t[]){2, 3}, (double[]){1, 0, 0, 0, 1, 0});
+    tsr_tensor *b = pt_make(TSR_FLOAT32, 2, (int64_t[]){2, 3}, (double[]){0, 1, 0, 0, 0, 1});
+    tsr_tensor *r = NULL;
+    CHECK_OK(tsr_cross(a, b, NULL, &r)); /* dim 1: x cross y = z, y cross z = x */
+    pt_check(r, TSR_FLOAT32, 2, (int64_t[]){2, 3}, (double[]){0, 0, 1, 1, 0, 0}, 0);
+    tsr_tensor_release(r);
+    r = NULL;
+    tsr_tensor *wide = pt_full(TSR_FLOAT32, 2, (int64_t[]){2, 4}, 1);
+    CHECK_ERROR(tsr_cross(wide, wide, NULL, &r), TSR_ERR_SHAPE,
+                "cross: no dimension of size 3 in input");
+    CHECK_ERROR(tsr_cross(a, b, (int64_t[]){0}, &r), TSR_ERR_SHAPE,
+                "cross: inputs dimension 0 must have length 3, got 2 and 2");
+    CHECK_TRUE(r == NULL);
+    pt_release((tsr_tensor *[]){a, b, wide}, 3);
+}
+
+/* Each product wraps in int8 before the subtraction, as PyTorch's kernel. */
+static void linalg_cross_wraps_integers_and_checks_ranks(void)
+{
+    tsr_tensor *a = pt_make(TSR_INT8, 1, (int64_t[]){3}, (double[]){100, 100, 1});
+    tsr_tensor *b = pt_make(TSR_INT8, 1, (int64_t[]){3}, (double[]){1, -100, 100});
+    tsr_tensor *r = NULL;
+    CHECK_OK(tsr_linalg_cross(a, b, -1, &r));
+    pt_check(r, TSR_INT8, 1, (int64_t[]){3}, (double[]){116, -15, -116}, 0);
+    tsr_tensor_release(r);
+    r = NULL;
+    tsr_tensor *m = pt_full(TSR_INT8, 2, (int64_t[]){2, 3}, 1);
+    tsr_tensor *h = pt_full(TSR_FLOAT16, 1, (int64_t[]){3}, 1);
+    CHECK_ERROR(tsr_linalg_cross(m, a, -1, &r), TSR_ERR_SHAPE,
+                "inputs must have the same number of dimensions, got 2 and 1");
+    CHECK_ERROR(tsr_linalg_cross(h, h, -1, &r), TSR_ERR_DTYPE, "not implemented for float16");
+    CHECK_TRUE(r == NULL);
+    pt_release((tsr_tensor *[]){a, b, m, h}, 4);
+}
+
+static void linalg_vecdot_broadcasts_and_refuses_integers(void)
+{
+    tsr_tensor *x = pt_make(TSR_FLOAT64, 2, (int64_t[]){2, 2}, (double[]){1, 2, 3, 4});
+    tsr_tensor *y = pt_make(TSR_FLOAT64, 1, (int64_t[]){2}, (double[]){10, 100});
+    tsr_tensor *r = NULL;
+    CHECK_OK(tsr_linalg_vecdot(x, y, -1, &r));
+    pt_check(r, TSR_FLOAT64, 1, (int64_t[]){2}, (double[]){210, 430}, 0);
+    tsr_tensor_release(r);
+    r = NULL;
+    tsr_tensor *i = pt_full(TSR_INT64, 1, (int64_t[]){2}, 1);
+    tsr_tensor *f = pt_full(TSR_FLOAT32, 1, (int64_t[]){2}, 1);
+    CHECK_ERROR(tsr_linalg_vecdot(i, i, -1, &r), TSR_ERR_DTYPE,
+                "expected a floating point or complex tensor as input, got int64");
+    CHECK_ERROR(tsr_linalg_vecdot(f, y, -1, &r), TSR_ERR_DTYPE,
+                "found x of type float32 and y of type float64");
+    CHECK_ERROR(tsr_linalg_vecdot(x, y, 2, &r), TSR_ERR_INDEX, "linalg_vecdot:");
+    CHECK_TRUE(r == NULL);
+    pt_release((tsr_tensor *[]){x, y, i, f}, 4);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Gradients                                                                 */
 /* ------------------------------------------------------------------------ */
 
-typedef enum { G_TRACE, G_KRON, G_INNER, G_MV, G_ADDMV, G_ADDR, G_ADDBMM } grad_op;
+typedef enum {
+    G_TRACE,
+    G_KRON,
+    G_INNER,
+    G_MV,
+    G_ADDMV,
+    G_ADDR,
+    G_ADDBMM,
+    G_CROSS,
+    G_VECDOT
+} grad_op;
 
 static tsr_status call_op(void *context, const tsr_tensor *const *in, int n, tsr_tensor **out)
 {
@@ -172,8 +239,12 @@ static tsr_status call_op(void *context, const tsr_tensor *const *in, int n, tsr
         return tsr_addmv(in[0], in[1], in[2], tsr_scalar_float(0.5), tsr_scalar_int(-2), out);
     case G_ADDR:
         return tsr_addr(in[0], in[1], in[2], tsr_scalar_int(3), tsr_scalar_float(0.25), out);
-    default:
+    case G_ADDBMM:
         return tsr_addbmm(in[0], in[1], in[2], tsr_scalar_float(-1), tsr_scalar_float(1.5), out);
+    case G_CROSS:
+        return tsr_linalg_cross(in[0], in[1], 0, out);
+    default:
+        return tsr_linalg_vecdot(in[0], in[1], 1, out);
     }
 }
 
@@ -193,6 +264,10 @@ static void vector_product_gradients_match_finite_differences(void)
     pt_gradcheck(call_op, &op, 3, (const int[][6]){{1, 2}, {1, 3}, {1, 2}}, 6);
     op = G_ADDBMM;
     pt_gradcheck(call_op, &op, 3, (const int[][6]){{2, 2, 3}, {3, 4, 2, 5}, {3, 4, 5, 3}}, 7);
+    op = G_CROSS;
+    pt_gradcheck(call_op, &op, 2, (const int[][6]){{2, 3, 1}, {2, 3, 4}}, 8);
+    op = G_VECDOT;
+    pt_gradcheck(call_op, &op, 2, (const int[][6]){{3, 2, 1, 4}, {2, 3, 4}}, 9);
 }
 
 int main(void)
@@ -205,6 +280,9 @@ int main(void)
     RUN_TEST(addmv_converts_input_to_mats_dtype_and_checks_its_shape);
     RUN_TEST(addr_on_bool_is_and_or_and_checks_coefficient_kinds);
     RUN_TEST(addbmm_sums_every_batch_over_a_long_inner_dim);
+    RUN_TEST(cross_without_dim_takes_inputs_first_dim_of_size_3);
+    RUN_TEST(linalg_cross_wraps_integers_and_checks_ranks);
+    RUN_TEST(linalg_vecdot_broadcasts_and_refuses_integers);
     RUN_TEST(vector_product_gradients_match_finite_differences);
     return check_summary("test_products_vector");
 }
