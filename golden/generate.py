@@ -31,7 +31,7 @@ from gen import (attention, copy, creation, elementwise2_binary,  # noqa: E402
                  loss, mask, nn, norm, products, rearrange, reduce, reduce_stats, scan,
                  scatter, selfcheck, softmax, sort, ternary, unique, views,
                  views_grad)
-from gen import products_vector  # noqa: E402
+from gen import products_chain, products_structured, products_vector  # noqa: E402
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -114,6 +114,10 @@ FAMILIES = [
     products_vector.inner_mv,
     products_vector.add_vector_products,
     products_vector.cross_vecdot,
+    products_chain.multi_dot,
+    products_chain.matrix_power,
+    products_structured.diag_embed,
+    products_structured.vander,
 ]
 
 

@@ -101,6 +101,67 @@ static int adapt_vecdot(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
+/* The list input `name` (every tensor of it), marked used. */
+static bool bind_tensor_list(conf_call *call, const char *name, tsr_tensor ***list, int *count)
+{
+    for (int i = 0; i < call->nvalues; i++) {
+        conf_value *v = &call->values[i];
+        if (strcmp(v->spec->name, name) != 0 || v->spec->kind != CONF_INPUT_LIST)
+            continue;
+        v->used = true;
+        *list = v->list;
+        *count = v->nlist;
+        return true;
+    }
+    snprintf(call->problem, sizeof call->problem, "%s: input '%s' must be a list of tensors",
+             call->c->op, name);
+    return false;
+}
+
+static int adapt_multi_dot(conf_call *call)
+{
+    tsr_tensor **tensors = NULL, *out = NULL;
+    int count = 0;
+    if (!bind_tensor_list(call, "tensors", &tensors, &count))
+        return CONF_BIND_SKIP;
+    int st = tsr_linalg_multi_dot((const tsr_tensor *const *)tensors, (size_t)count, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_matrix_power(conf_call *call)
+{
+    tsr_tensor *a, *out = NULL;
+    int64_t n = 0;
+    if (!conf_bind_tensor(call, "input", &a) || !conf_arg_int(call, "n", &n))
+        return CONF_BIND_SKIP;
+    int st = tsr_linalg_matrix_power(a, n, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_diag_embed(conf_call *call)
+{
+    tsr_tensor *t, *out = NULL;
+    int64_t offset, dim1, dim2;
+    if (!conf_bind_tensor(call, "input", &t) || !conf_arg_int_or(call, "offset", 0, &offset) ||
+        !conf_arg_int_or(call, "dim1", -2, &dim1) || !conf_arg_int_or(call, "dim2", -1, &dim2))
+        return CONF_BIND_SKIP;
+    int st = tsr_diag_embed(t, offset, dim1, dim2, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_vander(conf_call *call)
+{
+    tsr_tensor *x, *out = NULL;
+    int64_t n = 0;
+    if (!conf_bind_tensor(call, "x", &x))
+        return CONF_BIND_SKIP;
+    bool given = conf_arg_present(call, "N");
+    if (given && !conf_arg_int(call, "N", &n))
+        return CONF_BIND_SKIP;
+    int st = tsr_linalg_vander(x, given ? &n : NULL, &out);
+    return conf_call_return(call, st, out);
+}
+
 const conf_adapter conf_bindings_products_vector[] = {
     {"trace", adapt_trace, TSR_OP_SUM, 0},   {"kron", adapt_kron, TSR_OP_MUL, 0},
     {"inner", adapt_inner, TSR_OP_MATMUL, 0}, {"mv", adapt_mv, TSR_OP_MATMUL, 0},
@@ -109,6 +170,10 @@ const conf_adapter conf_bindings_products_vector[] = {
     {"cross", adapt_cross, TSR_OP_MUL, 0},
     {"linalg_cross", adapt_cross, TSR_OP_MUL, 0},
     {"linalg_vecdot", adapt_vecdot, TSR_OP_SUM, 0},
+    {"linalg_multi_dot", adapt_multi_dot, TSR_OP_MATMUL, 0},
+    {"linalg_matrix_power", adapt_matrix_power, TSR_OP_MATMUL, 0},
+    {"diag_embed", adapt_diag_embed, TSR_OP_COPY, 0},
+    {"linalg_vander", adapt_vander, TSR_OP_CUMPROD, 0},
 };
 const size_t conf_bindings_products_vector_count =
     sizeof conf_bindings_products_vector / sizeof conf_bindings_products_vector[0];

@@ -138,11 +138,65 @@ static bool draw_vecdot(conf_draft *d)
     return true;
 }
 
+/* A chain of 2 to 5 matrices whose sizes vary widely (the order matters). */
+static bool draw_multi_dot(conf_draft *d)
+{
+    int n = (int)range(d, 2, 5);
+    int64_t dims[6], shapes[5][TSR_MAX_DIMS];
+    for (int i = 0; i <= n; i++)
+        dims[i] = pick(d, 0.03) ? 0 : range(d, 1, 8);
+    for (int i = 0; i < n; i++)
+        shapes[i][0] = dims[i], shapes[i][1] = dims[i + 1];
+    conf_draft_list(d, "tensors", n, d->dtype, 2, (const int64_t(*)[TSR_MAX_DIMS])shapes,
+                    values_for(d));
+    return true;
+}
+
+static bool draw_matrix_power(conf_draft *d)
+{
+    int64_t m = extent(d), shape[3] = {extent(d), m, m};
+    bool batched = pick(d, 0.4);
+    conf_draft_tensor(d, "input", d->dtype, batched ? 3 : 2, batched ? shape : shape + 1,
+                      is_float(d->dtype) ? conf_values_range(-1, 1) : conf_values_range(-2, 2),
+                      CONF_LAYOUT_COUNT);
+    conf_draft_arg_int(d, "n", range(d, 0, 9));
+    return true;
+}
+
+static bool draw_diag_embed(conf_draft *d)
+{
+    int ndim = (int)range(d, 1, 3);
+    int64_t shape[3];
+    for (int i = 0; i < ndim; i++)
+        shape[i] = extent(d);
+    operand(d, "input", ndim, shape);
+    if (pick(d, 0.6))
+        conf_draft_arg_int(d, "offset", range(d, -3, 3));
+    if (pick(d, 0.5)) {
+        int64_t d1 = range(d, 0, ndim), d2 = range(d, 0, ndim - 1);
+        conf_draft_arg_int(d, "dim1", d1);
+        conf_draft_arg_int(d, "dim2", d2 >= d1 ? d2 + 1 : d2);
+    }
+    return true;
+}
+
+static bool draw_vander(conf_draft *d)
+{
+    int ndim = (int)range(d, 1, 2);
+    int64_t shape[2] = {extent(d), range(d, 2, 5)};
+    operand(d, "x", ndim, ndim == 1 ? shape + 1 : shape);
+    if (pick(d, 0.5))
+        conf_draft_arg_int(d, "N", range(d, 2, 6));
+    return true;
+}
+
 const conf_diff_op conf_diff_draws_products_vector[] = {
     {"trace", draw_trace, 0},   {"kron", draw_kron, EXACT}, {"inner", draw_inner, 0},
     {"mv", draw_mv, 0},         {"addmv", draw_mv, 0},      {"addr", draw_addr, 0},
     {"addbmm", draw_addbmm, 0}, {"cross", draw_cross, 0},  {"linalg_cross", draw_cross, 0},
-    {"linalg_vecdot", draw_vecdot, 0},
+    {"linalg_vecdot", draw_vecdot, 0}, {"linalg_multi_dot", draw_multi_dot, 0},
+    {"linalg_matrix_power", draw_matrix_power, 0}, {"diag_embed", draw_diag_embed, EXACT},
+    {"linalg_vander", draw_vander, 0},
 };
 const size_t conf_diff_draws_products_vector_count =
     sizeof conf_diff_draws_products_vector / sizeof conf_diff_draws_products_vector[0];
