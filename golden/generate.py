@@ -31,7 +31,7 @@ from gen import (attention, copy, creation, elementwise2_binary,  # noqa: E402
                  loss, mask, nn, norm, products, rearrange, reduce, reduce_stats, scan,
                  scatter, selfcheck, softmax, sort, ternary, unique, views,
                  views_grad)
-from gen import products_chain, products_structured, products_vector  # noqa: E402
+from gen import index_embedding, products_chain, products_structured, products_vector  # noqa: E402
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -118,6 +118,7 @@ FAMILIES = [
     products_chain.matrix_power,
     products_structured.diag_embed,
     products_structured.vander,
+    index_embedding.max_norm_and_frequency,
 ]
 
 
