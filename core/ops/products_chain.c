@@ -4,6 +4,7 @@
 #include "ops/products.h"
 
 #include "autograd/graph.h"
+#include "ops/grad_expr.h"
 #include "runtime/alloc.h"
 #include "runtime/error.h"
 #include "tensor/shape.h"
@@ -165,6 +166,13 @@ tsr_status tsr_linalg_multi_dot(const tsr_tensor *const *tensors, size_t count, 
 
 #define MATRIX_POWER "linalg_matrix_power"
 
+/* a^0 does not depend on a: PyTorch's copy_ of the identities into a clone
+ * of a gives a zero gradient, recorded here as such. */
+static tsr_status zero_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
+{
+    return tsr__grad_zeros_for(node, 0, grads[0], &gi[0]);
+}
+
 /* Identities of a's shape and dtype (n = 0), a fresh tensor as PyTorch's. */
 static tsr_status identities(const tsr_tensor *a, tsr_tensor **out)
 {
@@ -176,11 +184,16 @@ static tsr_status identities(const tsr_tensor *a, tsr_tensor **out)
     tsr_status st = tsr_eye(m, m, a->dtype, tsr_tensor_backend(a), &eye);
     if (st == TSR_OK)
         st = tsr_expand(eye, a->ndim, a->shape, &expanded);
+    tsr_tensor *result = NULL;
     if (st == TSR_OK)
-        st = tsr_contiguous(expanded, out);
+        st = tsr_clone(expanded, &result);
+    tsr__node *node = NULL;
+    if (st == TSR_OK)
+        st = tsr__grad_node_start(MATRIX_POWER, zero_backward, &a, 1, 0, 0, result, &node);
+    st = tsr__grad_node_finish(node, st, NULL, result);
     tsr_tensor_release(eye);
     tsr_tensor_release(expanded);
-    return st;
+    return tsr__deliver(st, result, out);
 }
 
 /* *acc = *acc @ t, or t itself when *acc is NULL; takes a reference to t. */

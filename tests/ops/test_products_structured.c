@@ -112,6 +112,20 @@ static void matrix_power_zero_gives_identities_and_negative_is_unimplemented(voi
     tsr_tensor *f = pt_full(TSR_FLOAT32, 2, (int64_t[]){2, 2}, 1);
     tsr_tensor *bf = pt_full(TSR_BFLOAT16, 2, (int64_t[]){2, 2}, 1);
     tsr_tensor *wide = pt_full(TSR_FLOAT32, 2, (int64_t[]){2, 3}, 1);
+    CHECK_OK(tsr_tensor_set_requires_grad(f, true)); /* a^0 records a zero gradient */
+    CHECK_OK(tsr_linalg_matrix_power(f, 0, &r));
+    tsr_tensor *g = NULL;
+    if (r) {
+        CHECK_STR(tsr_tensor_grad_fn_name(r), "linalg_matrix_power");
+        tsr_tensor *ones = pt_full(TSR_FLOAT32, 2, (int64_t[]){2, 2}, 1);
+        CHECK_OK(tsr_backward(r, ones, 0));
+        CHECK_OK(tsr_tensor_grad(f, &g));
+        pt_check(g, TSR_FLOAT32, 2, (int64_t[]){2, 2}, (double[]){0, 0, 0, 0}, 0);
+        tsr_tensor_release(ones);
+    }
+    tsr_tensor_release(g);
+    tsr_tensor_release(r);
+    r = NULL;
     CHECK_ERROR(tsr_linalg_matrix_power(f, -1, &r), TSR_ERR_UNIMPLEMENTED, "needs linalg_inv");
     CHECK_ERROR(tsr_linalg_matrix_power(bf, 0, &r), TSR_ERR_DTYPE, "bfloat16");
     CHECK_ERROR(tsr_linalg_matrix_power(wide, 2, &r), TSR_ERR_SHAPE,
