@@ -10,8 +10,8 @@
 
 typedef tsr_status (*unary_fn)(const tsr_tensor *, tsr_tensor **);
 typedef tsr_status (*binary_fn)(const tsr_tensor *, const tsr_tensor *, tsr_tensor **);
-typedef tsr_status (*add_fn)(const tsr_tensor *, const tsr_tensor *, const tsr_tensor *,
-                             tsr_scalar, tsr_scalar, tsr_tensor **);
+typedef tsr_status (*add_fn)(const tsr_tensor *, const tsr_tensor *, const tsr_tensor *, tsr_scalar,
+                             tsr_scalar, tsr_tensor **);
 
 static int binary(conf_call *call, const char *first, const char *second, binary_fn fn)
 {
@@ -86,7 +86,8 @@ static int adapt_cross(conf_call *call)
     bool given = conf_arg_present(call, "dim");
     if (given && !conf_arg_int(call, "dim", &dim))
         return CONF_BIND_SKIP;
-    int st = linalg ? tsr_linalg_cross(a, b, dim, &out) : tsr_cross(a, b, given ? &dim : NULL, &out);
+    int st =
+        linalg ? tsr_linalg_cross(a, b, dim, &out) : tsr_cross(a, b, given ? &dim : NULL, &out);
     return conf_call_return(call, st, out);
 }
 
@@ -163,9 +164,12 @@ static int adapt_vander(conf_call *call)
 }
 
 const conf_adapter conf_bindings_products_vector[] = {
-    {"trace", adapt_trace, TSR_OP_SUM, 0},   {"kron", adapt_kron, TSR_OP_MUL, 0},
-    {"inner", adapt_inner, TSR_OP_MATMUL, 0}, {"mv", adapt_mv, TSR_OP_MATMUL, 0},
-    {"addmv", adapt_addmv, TSR_OP_MATMUL, 0}, {"addr", adapt_addr, TSR_OP_MUL, 0},
+    {"trace", adapt_trace, TSR_OP_SUM, 0},
+    {"kron", adapt_kron, TSR_OP_MUL, 0},
+    {"inner", adapt_inner, TSR_OP_MATMUL, 0},
+    {"mv", adapt_mv, TSR_OP_MATMUL, 0},
+    {"addmv", adapt_addmv, TSR_OP_MATMUL, 0},
+    {"addr", adapt_addr, TSR_OP_MUL, 0},
     {"addbmm", adapt_addbmm, TSR_OP_MATMUL, 0},
     {"cross", adapt_cross, TSR_OP_MUL, 0},
     {"linalg_cross", adapt_cross, TSR_OP_MUL, 0},

@@ -191,11 +191,19 @@ static bool draw_vander(conf_draft *d)
 }
 
 const conf_diff_op conf_diff_draws_products_vector[] = {
-    {"trace", draw_trace, 0},   {"kron", draw_kron, EXACT}, {"inner", draw_inner, 0},
-    {"mv", draw_mv, 0},         {"addmv", draw_mv, 0},      {"addr", draw_addr, 0},
-    {"addbmm", draw_addbmm, 0}, {"cross", draw_cross, 0},  {"linalg_cross", draw_cross, 0},
-    {"linalg_vecdot", draw_vecdot, 0}, {"linalg_multi_dot", draw_multi_dot, 0},
-    {"linalg_matrix_power", draw_matrix_power, 0}, {"diag_embed", draw_diag_embed, EXACT},
+    {"trace", draw_trace, 0},
+    {"kron", draw_kron, EXACT},
+    {"inner", draw_inner, 0},
+    {"mv", draw_mv, 0},
+    {"addmv", draw_mv, 0},
+    {"addr", draw_addr, 0},
+    {"addbmm", draw_addbmm, 0},
+    {"cross", draw_cross, 0},
+    {"linalg_cross", draw_cross, 0},
+    {"linalg_vecdot", draw_vecdot, 0},
+    {"linalg_multi_dot", draw_multi_dot, 0},
+    {"linalg_matrix_power", draw_matrix_power, 0},
+    {"diag_embed", draw_diag_embed, EXACT},
     {"linalg_vander", draw_vander, 0},
 };
 const size_t conf_diff_draws_products_vector_count =

@@ -138,8 +138,7 @@ tsr_status tsr_embedding_ex(const tsr_tensor *indices, tsr_tensor *weight,
                             bool scale_grad_by_freq, bool sparse, tsr_tensor **out)
 {
     if (!indices || !weight || !out)
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: tensors and out must not be NULL",
-                              OP);
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: tensors and out must not be NULL", OP);
     if (sparse)
         return tsr__set_error(TSR_ERR_UNIMPLEMENTED,
                               "%s: sparse=True asks for a sparse gradient of weight, which "

@@ -32,8 +32,8 @@ static tsr_status chain_operands(const tsr_tensor *const *tensors, size_t count,
             return tsr__set_error(TSR_ERR_SHAPE, "%s: the %s tensor must be 1D or 2D but got %dD",
                                   MULTI_DOT, i == 0 ? "first" : "last", t->ndim);
         if (!end && t->ndim != 2)
-            return tsr__set_error(TSR_ERR_SHAPE, "%s: tensor %zu must be 2D but got %dD",
-                                  MULTI_DOT, i, t->ndim);
+            return tsr__set_error(TSR_ERR_SHAPE, "%s: tensor %zu must be 2D but got %dD", MULTI_DOT,
+                                  i, t->ndim);
         if (t->dtype != tensors[0]->dtype)
             return tsr__set_error(TSR_ERR_DTYPE,
                                   "%s: all tensors must have the same dtype but tensor 0 is %s "
@@ -54,8 +54,7 @@ static tsr_status chain_operands(const tsr_tensor *const *tensors, size_t count,
             char bufa[160], bufb[160];
             st = tsr__set_error(
                 TSR_ERR_SHAPE, "%s: tensors %zu and %zu with shapes %s and %s cannot be multiplied",
-                MULTI_DOT, i, i + 1,
-                tsr__shape_str(2, matrices[i]->shape, bufa, sizeof bufa),
+                MULTI_DOT, i, i + 1, tsr__shape_str(2, matrices[i]->shape, bufa, sizeof bufa),
                 tsr__shape_str(2, matrices[i + 1]->shape, bufb, sizeof bufb));
         }
     }

@@ -69,10 +69,9 @@ tsr_status tsr_linalg_cross(const tsr_tensor *input, const tsr_tensor *other, in
     if ((st = tsr__wrap_dim(name, "dim", dim, input->ndim, &d)) != TSR_OK)
         return st;
     if (input->shape[d] != 3 || other->shape[d] != 3)
-        return tsr__set_error(TSR_ERR_SHAPE,
-                              "%s: inputs dimension %lld must have length 3, got %lld and %lld",
-                              name, (long long)dim, (long long)input->shape[d],
-                              (long long)other->shape[d]);
+        return tsr__set_error(
+            TSR_ERR_SHAPE, "%s: inputs dimension %lld must have length 3, got %lld and %lld", name,
+            (long long)dim, (long long)input->shape[d], (long long)other->shape[d]);
     int ndim = 0;
     int64_t shape[TSR_MAX_DIMS];
     st = tsr__broadcast_shapes(name, input->ndim, input->shape, other->ndim, other->shape, &ndim,
@@ -127,8 +126,9 @@ tsr_status tsr_linalg_vecdot(const tsr_tensor *x, const tsr_tensor *y, int64_t d
                               name, tsr_dtype_name(x->dtype), tsr_dtype_name(y->dtype));
     /* PyTorch 1.13 takes two 1-d operands to vdot, which refuses float16. */
     if (x->ndim == 1 && y->ndim == 1 && x->dtype == TSR_FLOAT16)
-        return tsr__set_error(TSR_ERR_DTYPE, "%s: dot of two 1-d tensors is not implemented for "
-                                             "float16",
+        return tsr__set_error(TSR_ERR_DTYPE,
+                              "%s: dot of two 1-d tensors is not implemented for "
+                              "float16",
                               name);
     tsr_tensor *conj = NULL, *product = NULL;
     if (tsr_dtype_is_complex(x->dtype))

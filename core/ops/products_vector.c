@@ -57,8 +57,8 @@ tsr_status tsr_trace(const tsr_tensor *t, tsr_tensor **out)
     if (st != TSR_OK)
         return st;
     if (t->ndim != 2)
-        return tsr__set_error(TSR_ERR_SHAPE,
-                              "trace: expected a matrix, but got tensor with dim %d", t->ndim);
+        return tsr__set_error(TSR_ERR_SHAPE, "trace: expected a matrix, but got tensor with dim %d",
+                              t->ndim);
     if (t->dtype == TSR_BOOL || t->dtype == TSR_FLOAT16 || t->dtype == TSR_BFLOAT16)
         return tsr__set_error(TSR_ERR_DTYPE, "trace: not implemented for %s",
                               tsr_dtype_name(t->dtype));
@@ -80,8 +80,9 @@ tsr_status tsr_kron(const tsr_tensor *a, const tsr_tensor *b, tsr_tensor **out)
         return st;
     int n = a->ndim > b->ndim ? a->ndim : b->ndim;
     if (2 * n > TSR_MAX_DIMS)
-        return tsr__set_error(TSR_ERR_SHAPE, "kron: operands of %d dims are not supported (at "
-                                             "most %d)",
+        return tsr__set_error(TSR_ERR_SHAPE,
+                              "kron: operands of %d dims are not supported (at "
+                              "most %d)",
                               n, TSR_MAX_DIMS / 2);
     int64_t sa[TSR_MAX_DIMS], sb[TSR_MAX_DIMS], result[TSR_MAX_DIMS];
     for (int d = 0; d < n; d++) {
@@ -139,10 +140,9 @@ static tsr_status check_matrix_vector(const char *name, const tsr_tensor *mat,
     if (st == TSR_OK)
         st = rank_is(name, "vec", vec, 1);
     if (st == TSR_OK && mat->shape[1] != vec->shape[0])
-        st = tsr__set_error(TSR_ERR_SHAPE,
-                            "%s: size mismatch, mat is [%lld, %lld] and vec is [%lld]", name,
-                            (long long)mat->shape[0], (long long)mat->shape[1],
-                            (long long)vec->shape[0]);
+        st = tsr__set_error(
+            TSR_ERR_SHAPE, "%s: size mismatch, mat is [%lld, %lld] and vec is [%lld]", name,
+            (long long)mat->shape[0], (long long)mat->shape[1], (long long)vec->shape[0]);
     if (st == TSR_OK)
         st = tsr__matmul_same_dtype(name, "mat", mat, "vec", vec);
     return st;

@@ -63,8 +63,8 @@ static inline void pt_release(tsr_tensor **ts, int n)
 
 /* gradcheck of fn in float64 on random inputs of the given shapes
  * (shapes[i][0] is the rank, then the sizes). */
-static inline void pt_gradcheck(tsr_gradcheck_fn fn, void *context, int n,
-                                const int (*shapes)[6], uint64_t seed)
+static inline void pt_gradcheck(tsr_gradcheck_fn fn, void *context, int n, const int (*shapes)[6],
+                                uint64_t seed)
 {
     tsr_generator *gen = NULL;
     CHECK_OK(tsr_generator_create(seed, &gen));

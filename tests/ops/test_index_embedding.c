@@ -1,8 +1,9 @@
 /* tsr_embedding_ex: max_norm renormalising the referenced rows of weight in
  * place (visible in weight, each row once, the version bumped once, nothing
  * touched when the call fails), norm_type, scale_grad_by_freq's gradient
- * (against the plain one in float64), and sparse=True refused. Expected values follow
- * PyTorch 1.13's embedding_renorm_ and embedding_backward, worked by hand. */
+ * (against the plain one in float64), and sparse=True refused. Expected
+ * values follow PyTorch 1.13's embedding_renorm_ and embedding_backward,
+ * worked by hand. */
 #include "check.h"
 
 #include <math.h>

@@ -1,8 +1,9 @@
 /* The products family's vector products: trace, kron, inner, mv, addmv,
- * addr, addbmm, cross, linalg_cross, linalg_vecdot. The rules the golden cases cannot show: error messages and
- * untouched outputs, beta = 0 ignoring NaN, bool's and/or in addr, integer
- * wrap-around, a long inner dimension, and gradients (float64 gradcheck).
- * Expected values are worked by hand from PyTorch 1.13's definitions. */
+ * addr, addbmm, cross, linalg_cross, linalg_vecdot. The rules the golden
+ * cases cannot show: error messages and untouched outputs, beta = 0 ignoring
+ * NaN, bool's and/or in addr, integer wrap-around, a long inner dimension,
+ * and gradients (float64 gradcheck). Expected values are worked by hand
+ * from PyTorch 1.13's definitions. */
 #include "products_support.h"
 
 #include <math.h>
@@ -18,7 +19,8 @@ static void trace_sums_the_diagonal_of_integers_as_int64(void)
     tsr_tensor *b = pt_full(TSR_BOOL, 2, (int64_t[]){2, 2}, 1);
     tsr_tensor *three = pt_full(TSR_FLOAT32, 3, (int64_t[]){2, 2, 2}, 1);
     CHECK_ERROR(tsr_trace(b, &r), TSR_ERR_DTYPE, "trace: not implemented for bool");
-    CHECK_ERROR(tsr_trace(three, &r), TSR_ERR_SHAPE, "expected a matrix, but got tensor with dim 3");
+    CHECK_ERROR(tsr_trace(three, &r), TSR_ERR_SHAPE,
+                "expected a matrix, but got tensor with dim 3");
     CHECK_TRUE(r == NULL);
     pt_release((tsr_tensor *[]){t, b, three}, 3);
 }
@@ -30,8 +32,8 @@ static void kron_pads_the_lower_rank_and_promotes(void)
     tsr_tensor *r = NULL;
     CHECK_OK(tsr_kron(a, b, &r));
     /* a is [1, 2]: result [2, 4] = [[b00*1, b01*1, b00*2, b01*2], ...] */
-    pt_check(r, TSR_FLOAT32, 2, (int64_t[]){2, 4},
-             (double[]){1, 10, 2, 20, 100, 1000, 200, 2000}, 0);
+    pt_check(r, TSR_FLOAT32, 2, (int64_t[]){2, 4}, (double[]){1, 10, 2, 20, 100, 1000, 200, 2000},
+             0);
     pt_release((tsr_tensor *[]){a, b, r}, 3);
 }
 
@@ -64,7 +66,8 @@ static void mv_checks_ranks_sizes_and_wraps_integers(void)
     tsr_tensor_release(r);
     r = NULL;
     tsr_tensor *v3 = pt_full(TSR_INT8, 1, (int64_t[]){3}, 1);
-    CHECK_ERROR(tsr_mv(m, v3, &r), TSR_ERR_SHAPE, "mv: size mismatch, mat is [1, 2] and vec is [3]");
+    CHECK_ERROR(tsr_mv(m, v3, &r), TSR_ERR_SHAPE,
+                "mv: size mismatch, mat is [1, 2] and vec is [3]");
     CHECK_ERROR(tsr_mv(v, v, &r), TSR_ERR_SHAPE, "mv: expected mat to be a 2-d tensor, got 1-d");
     CHECK_TRUE(r == NULL);
     pt_release((tsr_tensor *[]){m, v, v3}, 3);
@@ -74,7 +77,8 @@ static void mv_checks_ranks_sizes_and_wraps_integers(void)
 static void add_products_with_beta_zero_ignore_nan_in_input(void)
 {
     tsr_tensor *nan2 = pt_make(TSR_FLOAT32, 1, (int64_t[]){2}, (double[]){NAN, INFINITY});
-    tsr_tensor *nan22 = pt_make(TSR_FLOAT32, 2, (int64_t[]){2, 2}, (double[]){NAN, 1, INFINITY, NAN});
+    tsr_tensor *nan22 =
+        pt_make(TSR_FLOAT32, 2, (int64_t[]){2, 2}, (double[]){NAN, 1, INFINITY, NAN});
     tsr_tensor *mat = pt_make(TSR_FLOAT32, 2, (int64_t[]){2, 2}, (double[]){1, 2, 3, 4});
     tsr_tensor *vec = pt_make(TSR_FLOAT32, 1, (int64_t[]){2}, (double[]){1, -1});
     tsr_tensor *batch = pt_make(TSR_FLOAT32, 3, (int64_t[]){1, 2, 2}, (double[]){1, 2, 3, 4});
