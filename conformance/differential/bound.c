@@ -29,6 +29,12 @@ static const struct product_op {
     {"addmm", TERMS_LAST_DIM, "mat1", 3},   {"baddbmm", TERMS_LAST_DIM, "batch1", 3},
     {"linear", TERMS_LAST_DIM, "input", 1}, {"einsum", TERMS_NUMEL, "operands", 0},
     {"tensordot", TERMS_NUMEL, "a", 0},
+    /* the vector products (products_vector.c); not cross (a difference) nor
+     * the chains multi_dot and matrix_power (products of products) */
+    {"trace", TERMS_LAST_DIM, "input", 0}, {"inner", TERMS_LAST_DIM, "input", 0},
+    {"mv", TERMS_LAST_DIM, "input", 0}, {"addmv", TERMS_LAST_DIM, "mat", 3},
+    {"addr", TERMS_ONE, NULL, 3}, {"addbmm", TERMS_NUMEL, "batch1", 3},
+    {"linalg_vecdot", TERMS_NUMEL, "x", 0},
 };
 
 static const struct product_op *find_product(const char *op)
