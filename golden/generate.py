@@ -34,6 +34,7 @@ from gen import (attention, copy, creation, elementwise2_binary,  # noqa: E402
 from gen import elementwise_grad_complex  # noqa: E402
 from gen import pool  # noqa: E402
 from gen import conv  # noqa: E402
+from gen import index_embedding, products_chain, products_structured, products_vector  # noqa: E402
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -126,6 +127,15 @@ FAMILIES = [
     pool.lp_pools,
     pool.shuffles,
     conv.convolution,
+    products_vector.trace_kron,
+    products_vector.inner_mv,
+    products_vector.add_vector_products,
+    products_vector.cross_vecdot,
+    products_chain.multi_dot,
+    products_chain.matrix_power,
+    products_structured.diag_embed,
+    products_structured.vander,
+    index_embedding.max_norm_and_frequency,
 ]
 
 

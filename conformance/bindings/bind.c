@@ -44,6 +44,7 @@ static const adapter_table adapter_tables[] = {
     {conf_bindings_scan, &conf_bindings_scan_count},
     {conf_bindings_pool, &conf_bindings_pool_count},
     {conf_bindings_conv, &conf_bindings_conv_count},
+    {conf_bindings_products_vector, &conf_bindings_products_vector_count},
 };
 
 const conf_adapter *conf_adapter_at(size_t index)

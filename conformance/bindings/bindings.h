@@ -57,6 +57,8 @@ extern const conf_adapter conf_bindings_pool[];
 extern const size_t conf_bindings_pool_count;
 extern const conf_adapter conf_bindings_conv[];
 extern const size_t conf_bindings_conv_count;
+extern const conf_adapter conf_bindings_products_vector[];
+extern const size_t conf_bindings_products_vector_count;
 
 /* div's rounding_mode: NULL (true division), "trunc" or "floor"; any other
  * name gives -1, which the library must refuse as PyTorch refuses the name. */

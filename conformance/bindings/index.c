@@ -53,16 +53,40 @@ static int adapt_take_along_dim(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
+/* F.embedding(input, weight, padding_idx, max_norm, norm_type,
+ * scale_grad_by_freq, sparse). With max_norm the renormalisation writes
+ * weight: the adapter hands tsr_embedding_ex a copy (the runner requires
+ * inputs unchanged) and returns it after the lookup, as the cases record. */
 static int adapt_embedding(conf_call *call)
 {
-    tsr_tensor *indices, *weight, *out = NULL;
+    tsr_tensor *indices, *weight, *out = NULL, *copy = NULL;
     int64_t padding_idx;
+    double max_norm, norm_type;
+    bool scale_grad_by_freq, sparse;
     bool has_padding = conf_arg_present(call, "padding_idx");
+    bool has_max_norm = conf_arg_present(call, "max_norm");
     if (!conf_bind_tensor(call, "input", &indices) || !conf_bind_tensor(call, "weight", &weight) ||
-        (has_padding && !conf_arg_int(call, "padding_idx", &padding_idx)))
+        (has_padding && !conf_arg_int(call, "padding_idx", &padding_idx)) ||
+        (has_max_norm && !conf_arg_double_or(call, "max_norm", 0, &max_norm)) ||
+        !conf_arg_double_or(call, "norm_type", 2.0, &norm_type) ||
+        !conf_arg_bool_or(call, "scale_grad_by_freq", false, &scale_grad_by_freq) ||
+        !conf_arg_bool_or(call, "sparse", false, &sparse))
         return CONF_BIND_SKIP;
-    int st = tsr_embedding(indices, weight, has_padding ? &padding_idx : NULL, &out);
-    return conf_call_return(call, st, out);
+    const int64_t *padding = has_padding ? &padding_idx : NULL;
+    if (!has_max_norm) {
+        int st = tsr_embedding_ex(indices, weight, padding, NULL, norm_type, scale_grad_by_freq,
+                                  sparse, &out);
+        return conf_call_return(call, st, out);
+    }
+    int st = tsr_clone(weight, &copy);
+    if (st == TSR_OK)
+        st = tsr_embedding_ex(indices, copy, padding, &max_norm, norm_type, scale_grad_by_freq,
+                              sparse, &out);
+    if (st != TSR_OK) {
+        tsr_tensor_release(copy);
+        return st;
+    }
+    return conf_call_return_pair(call, st, out, copy);
 }
 
 static int adapt_one_hot(conf_call *call)

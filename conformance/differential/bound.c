@@ -33,6 +33,12 @@ static const struct product_op {
     {"conv1d", TERMS_NUMEL, "weight", 1}, {"conv2d", TERMS_NUMEL, "weight", 1},
     {"conv3d", TERMS_NUMEL, "weight", 1}, {"conv_transpose1d", TERMS_NUMEL, "weight", 1},
     {"conv_transpose2d", TERMS_NUMEL, "weight", 1}, {"conv_transpose3d", TERMS_NUMEL, "weight", 1},
+    /* the vector products (products_vector.c); not cross (a difference) nor
+     * the chains multi_dot and matrix_power (products of products) */
+    {"trace", TERMS_LAST_DIM, "input", 0}, {"inner", TERMS_LAST_DIM, "input", 0},
+    {"mv", TERMS_LAST_DIM, "input", 0}, {"addmv", TERMS_LAST_DIM, "mat", 3},
+    {"addr", TERMS_ONE, NULL, 3}, {"addbmm", TERMS_NUMEL, "batch1", 3},
+    {"linalg_vecdot", TERMS_NUMEL, "x", 0},
 };
 
 static const struct product_op *find_product(const char *op)

@@ -76,5 +76,7 @@ extern const conf_diff_op conf_diff_draws_pool[];
 extern const size_t conf_diff_draws_pool_count;
 extern const conf_diff_op conf_diff_draws_conv[];
 extern const size_t conf_diff_draws_conv_count;
+extern const conf_diff_op conf_diff_draws_products_vector[];
+extern const size_t conf_diff_draws_products_vector_count;
 
 #endif

@@ -1,6 +1,8 @@
 /* Differential draws for indexing: index_select ... one_hot, nonzero. */
 #include "differential/draw_helpers.h"
 
+#include <math.h>
+
 static bool draw_index_select(conf_draft *d)
 {
     int n;
@@ -61,6 +63,15 @@ static bool draw_embedding(conf_draft *d)
     conf_draft_tensor(d, "weight", d->dtype, 2, w, general(), CONF_LAYOUT_COUNT);
     if (pick(d, 0.3))
         conf_draft_arg_int(d, "padding_idx", range(d, 0, w[0] - 1));
+    /* max_norm renormalises a copy of weight (the adapter returns it too);
+     * integer weights are refused on both backends. */
+    if (pick(d, 0.3)) {
+        static const double norm_types[] = {2.0, 1.0, 3.0, HUGE_VAL};
+        conf_draft_arg_double(d, "max_norm", pick(d, 0.5) ? 1.0 : 0.25);
+        conf_draft_arg_double(d, "norm_type", norm_types[range(d, 0, 3)]);
+    }
+    if (pick(d, 0.2))
+        conf_draft_arg_bool(d, "scale_grad_by_freq", true);
     return true;
 }
 

@@ -299,8 +299,8 @@ tsr_status tsr_take_along_dim(const tsr_tensor *t, const tsr_tensor *indices, co
 /* embedding, one_hot                                                        */
 /* ------------------------------------------------------------------------ */
 
-tsr_status tsr_embedding(const tsr_tensor *indices, const tsr_tensor *weight,
-                         const int64_t *padding_idx, tsr_tensor **out)
+tsr_status tsr__embedding_check(const tsr_tensor *indices, const tsr_tensor *weight,
+                               const int64_t *padding_idx, tsr_tensor **out)
 {
     const char *op = "embedding";
     tsr_status st = check_pair(op, weight, indices, out);
@@ -320,6 +320,17 @@ tsr_status tsr_embedding(const tsr_tensor *indices, const tsr_tensor *weight,
                               (long long)*padding_idx, (long long)rows);
     if (indices->ndim + 1 > TSR_MAX_DIMS)
         return tsr__set_error(TSR_ERR_SHAPE, "embedding: indices have too many dims");
+    return TSR_OK;
+}
+
+tsr_status tsr__embedding_lookup(const tsr_tensor *indices, const tsr_tensor *weight,
+                                const int64_t *padding_idx, bool scale_grad_by_freq,
+                                tsr_tensor **out)
+{
+    const char *op = "embedding";
+    tsr_status st = tsr__embedding_check(indices, weight, padding_idx, out);
+    if (st != TSR_OK)
+        return st;
     int64_t minus_one = -1, shape[TSR_MAX_DIMS];
     tsr_tensor *flat = NULL, *rows_picked = NULL, *result = NULL;
     bool previous = tsr_grad_mode_set(false); /* one node: embedding's own */
@@ -333,10 +344,16 @@ tsr_status tsr_embedding(const tsr_tensor *indices, const tsr_tensor *weight,
         st = tsr_view(rows_picked, indices->ndim + 1, shape, &result);
     tsr_grad_mode_set(previous);
     if (st == TSR_OK)
-        st = tsr__grad_record_embedding(weight, flat, padding_idx, result);
+        st = tsr__grad_record_embedding(weight, flat, padding_idx, scale_grad_by_freq, result);
     tsr_tensor_release(flat);
     tsr_tensor_release(rows_picked);
     return tsr__deliver(st, result, out);
+}
+
+tsr_status tsr_embedding(const tsr_tensor *indices, const tsr_tensor *weight,
+                         const int64_t *padding_idx, tsr_tensor **out)
+{
+    return tsr__embedding_lookup(indices, weight, padding_idx, false, out);
 }
 
 /* The classes must be known on the host to size the result, so the

@@ -13,8 +13,10 @@ tsr_status tsr__grad_record_index_select(const tsr_tensor *t, int dim, const tsr
 tsr_status tsr__grad_record_gather(const tsr_tensor *t, int dim, const tsr_tensor *index,
                                    tsr_tensor *out);
 /* embedding: rows of weight at flat (1-d) indices; the row padding_idx
- * (NULL: none) gets no gradient. */
+ * (NULL: none) gets no gradient; with scale_grad_by_freq each row's gradient
+ * is divided by the number of times its index occurs in flat_indices. */
 tsr_status tsr__grad_record_embedding(const tsr_tensor *weight, const tsr_tensor *flat_indices,
-                                      const int64_t *padding_idx, tsr_tensor *out);
+                                      const int64_t *padding_idx, bool scale_grad_by_freq,
+                                      tsr_tensor *out);
 
 #endif

@@ -35,4 +35,15 @@ bool tsr__may_overlap(const tsr_tensor *a, const tsr_tensor *b);
 tsr_status tsr__check_inplace_target(const char *op, const tsr_tensor *self,
                                      const tsr_tensor *const *others, int count);
 
+/* embedding's checks of its operands and padding_idx (not of the index
+ * values, which the lookup checks). */
+tsr_status tsr__embedding_check(const tsr_tensor *indices, const tsr_tensor *weight,
+                               const int64_t *padding_idx, tsr_tensor **out);
+/* embedding's checks and lookup (tsr_embedding, tsr_embedding_ex after its
+ * renormalisation): rows of weight at indices, recording the gradient with
+ * scale_grad_by_freq as PyTorch's embedding_backward. */
+tsr_status tsr__embedding_lookup(const tsr_tensor *indices, const tsr_tensor *weight,
+                                const int64_t *padding_idx, bool scale_grad_by_freq,
+                                tsr_tensor **out);
+
 #endif

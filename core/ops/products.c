@@ -251,6 +251,11 @@ static tsr_status conjugate(const char *name, const tsr_tensor *t, tsr_tensor **
     return tsr__conj_physical(t, out);
 }
 
+tsr_status tsr__matmul_conjugate(const char *name, const tsr_tensor *t, tsr_tensor **out)
+{
+    return conjugate(name, t, out);
+}
+
 /* sum a[i] * b[i] as the product [1, K] @ [K, 1], viewed as 0-d. PyTorch's
  * dot refuses bool and float16 even for empty vectors. */
 static tsr_status dot_product(const char *name, const tsr_tensor *a, const tsr_tensor *b,

@@ -30,6 +30,10 @@ bool tsr__matmul_dtype_supported(tsr_dtype dtype);
 tsr_status tsr__matmul_check_coefficient(const char *name, const char *what, tsr_scalar s,
                                          tsr_dtype dtype);
 
+/* A contiguous copy of complex t with its imaginary parts negated (not
+ * recorded: complex tensors never require grad). */
+tsr_status tsr__matmul_conjugate(const char *name, const tsr_tensor *t, tsr_tensor **out);
+
 /* Records the node of tsr__matmul_general when autograd wants one
  * (products_grad.c). `out` is the result computed from a, b and c. */
 tsr_status tsr__grad_record_matmul(const char *name, const tsr_tensor *a, const tsr_tensor *b,
