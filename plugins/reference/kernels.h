@@ -21,5 +21,11 @@ int tsr__ref_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
  * the dtypes in tsr__ref_matmul_dtypes (products.c). */
 extern const uint32_t tsr__ref_matmul_dtypes;
 int tsr__ref_kernel_matmul(void *backend, const tsr_kernel_args *args);
+/* upsample and upsample_backward, (dtype, dtype): nearest modes for uint8,
+ * bfloat16, float32 and float64, the others floating only (resample.c). */
+int tsr__ref_kernel_upsample(void *backend, const tsr_kernel_args *args);
+/* grid_sampler and grid_sampler_backward, float32 and float64 (resample_grid.c). */
+int tsr__ref_kernel_grid_sampler(void *backend, const tsr_kernel_args *args);
+int tsr__ref_kernel_grid_sampler_backward(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_REFERENCE_KERNELS_H */
