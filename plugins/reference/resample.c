@@ -113,11 +113,11 @@ static void taps_at(const tsr_resample_attrs *at, int prec, int backward, int64_
     }
     double src = source_coord(at, ip, scale, jj);
     double fl = floor(src);
-    cubic_weights(ip, tsr__ref_resample_round(ip, src - fl), weight);
-    for (int t = 0; t < 4; t++) {
-        weight[t] = tsr__ref_resample_round(prec, weight[t]);
-        index[t] = clamp_index((int64_t)fl - 1 + t, in);
-    }
+    /* the fraction and its weights are in the input's type (bfloat16 too) */
+    double t = tsr__ref_resample_round(prec, tsr__ref_resample_round(ip, src - fl));
+    cubic_weights(prec, t, weight);
+    for (int k = 0; k < 4; k++)
+        index[k] = clamp_index((int64_t)fl - 1 + k, in);
 }
 
 static int build_axis(const tsr_resample_attrs *at, int prec, int backward, int64_t in,
