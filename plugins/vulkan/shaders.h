@@ -44,7 +44,9 @@ enum { TSR__VK_NEEDS_INT64 = 1, TSR__VK_NEEDS_FLOAT64 = 2 };
     X(INDEX_GATHER, "index_gather", 0)                                                             \
     X(SCATTER, "scatter", 0)                                                                       \
     X(SCATTER_WIDE, "scatter_wide", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)                   \
-    X(TRI, "tri", 0)
+    X(TRI, "tri", 0)                                                                               \
+    X(RESAMPLE, "resample", 0)                                                                     \
+    X(RESAMPLE_GRID, "resample_grid", 0)
 
 enum tsr__vk_shader {
 #define TSR__VK_SHADER_ENUM_(id, stem, needs) TSR__VK_SHADER_##id,
