@@ -97,7 +97,8 @@ int tsr__vk_combines(const struct tsr__vk_device *dev, int32_t dtype);
 int tsr__vk_dtype_held(const struct tsr__vk_device *dev, int32_t dtype);
 int tsr__vk_copy_supported(const struct tsr__vk_device *dev, int32_t from, int32_t to);
 
-/* resample.c: upsample and grid_sampler forward, float32. */
+/* resample.c: upsample, upsample_backward (the same function) and
+ * grid_sampler, float32. */
 int tsr__vk_kernel_upsample(void *backend, const tsr_kernel_args *args);
 int tsr__vk_kernel_grid_sampler(void *backend, const tsr_kernel_args *args);
 

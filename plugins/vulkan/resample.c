@@ -1,8 +1,10 @@
-/* upsample and grid_sampler on float32 (shaders/resample.comp,
- * shaders/resample_grid.comp), with the dispatch of index.c. The scales
- * are worked out here exactly as the reference works them out (float
- * arithmetic), so the shaders pick the reference's pixels; the sums run in
- * float. The backward kernels are not claimed: the core runs them on the
+/* upsample, upsample_backward and grid_sampler on float32
+ * (shaders/resample.comp, resample_backward.comp, resample_grid.comp), with
+ * the dispatch of index.c. The scales are worked out here exactly as the
+ * reference works them out (float arithmetic), so the shaders pick the
+ * reference's pixels; the sums run in float. upsample_backward gathers (no
+ * atomics: deterministic). grid_sampler_backward is not claimed: its input
+ * gradient is a scatter through an arbitrary grid; the core runs it on the
  * fallback backend when TESSERA_FALLBACK names one. */
 #include <string.h>
 
@@ -36,51 +38,61 @@ static int shapes_fit(const tsr_tensor_desc *x, const tsr_tensor_desc *y, int km
            x->shape[1] == y->shape[1];
 }
 
+/* upsample (forward: out = y, in = x) and upsample_backward (out = grad_x,
+ * in = grad_y): the dispatch walks the output; the input is reached through
+ * its (n, c) plane and the extra words (resample.comp's layout). */
 int tsr__vk_kernel_upsample(void *backend, const tsr_kernel_args *args)
 {
     struct tsr__vk_backend *b = backend;
+    int backward = args && args->op == TSR_OP_UPSAMPLE_BACKWARD;
+    const char *name = backward ? "upsample_backward" : "upsample";
     if (!args || args->struct_size < sizeof(tsr_kernel_args) || args->num_inputs != 1 ||
         args->num_outputs != 1 || !args->inputs || !args->outputs)
-        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "upsample: 1 input, 1 output");
+        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "%s: 1 input, 1 output", name);
     const tsr_resample_attrs *at = args->attrs;
     if (!at || at->struct_size < sizeof *at || at->mode < TSR_RESAMPLE_NEAREST ||
         at->mode > TSR_RESAMPLE_CUBIC)
-        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "upsample needs tsr_resample_attrs");
-    const tsr_tensor_desc *x = &args->inputs[0], *y = &args->outputs[0];
-    if (!shapes_fit(x, y, 1, 3))
-        return tsr__vk_error(b->host, TSR_ERR_SHAPE, "upsample: [N, C, spatial...] of 3 to 5 dims");
-    if (x->dtype != TSR_FLOAT32 || y->dtype != TSR_FLOAT32)
-        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "upsample: float32 only here");
-    int k = x->ndim - 2;
+        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "%s needs tsr_resample_attrs",
+                             name);
+    const tsr_tensor_desc *in = &args->inputs[0], *out = &args->outputs[0];
+    const tsr_tensor_desc *small = backward ? out : in, *large = backward ? in : out;
+    if (!shapes_fit(in, out, 1, 3))
+        return tsr__vk_error(b->host, TSR_ERR_SHAPE, "%s: [N, C, spatial...] of 3 to 5 dims",
+                             name);
+    if (in->dtype != TSR_FLOAT32 || out->dtype != TSR_FLOAT32)
+        return tsr__vk_error(b->host, TSR_ERR_DTYPE, "%s: float32 only here", name);
+    int k = in->ndim - 2;
     for (int d = 0; d < k; ++d)
-        if (x->shape[2 + d] <= 0 || x->shape[2 + d] > INT32_MAX)
-            return tsr__vk_error(b->host, TSR_ERR_SHAPE, "upsample: spatial size out of range");
+        if (small->shape[2 + d] <= 0 || small->shape[2 + d] > INT32_MAX ||
+            large->shape[2 + d] > INT32_MAX)
+            return tsr__vk_error(b->host, TSR_ERR_SHAPE, "%s: spatial size out of range", name);
     struct tsr__vk_custom c;
-    tsr__vk_custom_over(&c, y);
-    c.stride[1][0] = x->strides[0];
-    c.stride[1][1] = x->strides[1];
+    tsr__vk_custom_over(&c, out);
+    c.stride[1][0] = in->strides[0];
+    c.stride[1][1] = in->strides[1];
     c.extra[EXTRA_K] = (uint32_t)k;
     int nearest = at->mode <= TSR_RESAMPLE_NEAREST_EXACT;
     for (int d = 0; d < k; ++d) {
-        int64_t bytes = x->strides[2 + d] * 4;
+        int64_t bytes = in->strides[2 + d] * 4;
         if (bytes < 0 || bytes > UINT32_MAX)
-            return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED, "upsample: stride too large");
-        c.extra[EXTRA_SIZES + d] = (uint32_t)x->shape[2 + d];
+            return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED, "%s: stride too large", name);
+        c.extra[EXTRA_SIZES + d] = (uint32_t)in->shape[2 + d];
         c.extra[EXTRA_STRIDES + d] = (uint32_t)bytes;
-        c.extra[7 + d] = float_bits(scale_of(nearest ? 0 : at->align_corners, x->shape[2 + d],
-                                             y->shape[2 + d], at->scales[d]));
+        c.extra[7 + d] = float_bits(scale_of(nearest ? 0 : at->align_corners, small->shape[2 + d],
+                                             large->shape[2 + d], at->scales[d]));
     }
     c.extra[10] = (uint32_t)at->mode;
     c.extra[11] = at->align_corners ? 1u : 0u;
-    struct tsr__vk_launch l = {.shader = TSR__VK_SHADER_RESAMPLE,
-                               .spec = {args->op, x->dtype, x->dtype, 0},
-                               .out = y,
-                               .in = {x},
-                               .num_in = 1};
-    int status = tsr__vk_elements(b, tsr__vk_desc_numel(y), &c);
+    struct tsr__vk_launch l = {
+        .shader = backward ? TSR__VK_SHADER_RESAMPLE_BACKWARD : TSR__VK_SHADER_RESAMPLE,
+        .spec = {args->op, in->dtype, in->dtype, 0},
+        .out = out,
+        .in = {in},
+        .num_in = 1};
+    int status = tsr__vk_elements(b, tsr__vk_desc_numel(out), &c);
     if (status != TSR_OK)
         return status;
-    return tsr__vk_index_run(b, "upsample", NULL, 0, 0, NULL, &l, &c);
+    return tsr__vk_index_run(b, name, NULL, 0, 0, NULL, &l, &c);
 }
 
 int tsr__vk_kernel_grid_sampler(void *backend, const tsr_kernel_args *args)

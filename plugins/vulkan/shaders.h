@@ -46,7 +46,8 @@ enum { TSR__VK_NEEDS_INT64 = 1, TSR__VK_NEEDS_FLOAT64 = 2 };
     X(SCATTER_WIDE, "scatter_wide", TSR__VK_NEEDS_INT64 | TSR__VK_NEEDS_FLOAT64)                   \
     X(TRI, "tri", 0)                                                                               \
     X(RESAMPLE, "resample", 0)                                                                     \
-    X(RESAMPLE_GRID, "resample_grid", 0)
+    X(RESAMPLE_GRID, "resample_grid", 0)                                                           \
+    X(RESAMPLE_BACKWARD, "resample_backward", 0)
 
 enum tsr__vk_shader {
 #define TSR__VK_SHADER_ENUM_(id, stem, needs) TSR__VK_SHADER_##id,

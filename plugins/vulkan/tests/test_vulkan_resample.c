@@ -1,7 +1,8 @@
-/* upsample and grid_sampler on the Vulkan backend (float32), against the
- * reference backend through the public API: every interpolate mode up and
- * down with given and recomputed scales, align_corners both ways and a
- * transposed input; grid_sample in both modes, every padding mode, 4-d and
+/* upsample, upsample_backward and grid_sampler on the Vulkan backend
+ * (float32), against the reference backend through the public API: every
+ * interpolate mode up and down with given and recomputed scales,
+ * align_corners both ways and a transposed input, and its gradient (the
+ * device's gather against the reference's scatter-add); grid_sample in both modes, every padding mode, 4-d and
  * 5-d, with grids past [-1, 1]. The shaders pick the reference's pixels
  * (the same float index arithmetic) and sum in float, so values agree to a
  * few float32 roundings. Small sizes: lavapipe emulates the device.
@@ -126,6 +127,75 @@ static void interpolate_matches_the_reference(void)
     }
 }
 
+/* d(sum(gout * interpolate(x)))/dx on backend x's, with gout in *gout_r's
+ * values moved there. */
+static tsr_tensor *input_gradient(tsr_tensor *x, const tsr_tensor *gout_r, const double *scale,
+                                  int mode, int align, tsr_backend *where)
+{
+    tsr_tensor *leaf = NULL, *y = NULL, *gout = NULL, *g = NULL;
+    OK(tsr_detach(x, &leaf));
+    if (leaf)
+        OK(tsr_tensor_set_requires_grad(leaf, true));
+    if (leaf)
+        OK(tsr_interpolate(leaf, 0, NULL, TSR_RESAMPLE_ONE_FOR_ALL, scale, mode, align,
+                           TSR_OPTION_NONE, &y));
+    if (y)
+        OK(tsr_to_backend(gout_r, where, &gout));
+    if (y && gout)
+        OK(tsr_autograd_grad((const tsr_tensor *const *)&y, 1, (const tsr_tensor *const *)&leaf, 1,
+                             (const tsr_tensor *const *)&gout, 0, &g));
+    tsr_tensor_release(leaf);
+    tsr_tensor_release(y);
+    tsr_tensor_release(gout);
+    return g;
+}
+
+/* upsample_backward (a gather on the device) against the reference's
+ * scatter-add, up and down, every mode. */
+static void interpolate_gradient_matches_the_reference(void)
+{
+    static const struct {
+        int mode, ndim;
+    } modes[] = {{TSR_INTERPOLATE_NEAREST, 3},       {TSR_INTERPOLATE_NEAREST, 4},
+                 {TSR_INTERPOLATE_NEAREST_EXACT, 5}, {TSR_INTERPOLATE_LINEAR, 3},
+                 {TSR_INTERPOLATE_BILINEAR, 4},      {TSR_INTERPOLATE_BICUBIC, 4},
+                 {TSR_INTERPOLATE_TRILINEAR, 5}};
+    static const double scales[] = {2.0, 1.7, 0.6, 1.2, 3.5};
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; ++m) {
+        int nd = modes[m].ndim, mode = modes[m].mode;
+        int64_t shape[5] = {2, 2, 5, 4, 3};
+        tsr_tensor *r = NULL, *v = NULL;
+        if (!make_pair(nd, shape, 31 + m, 1.0, &r, &v))
+            continue;
+        bool nearest = mode <= TSR_INTERPOLATE_NEAREST_EXACT;
+        for (int align = 0; align < (nearest ? 1 : 2); ++align)
+            for (size_t s = 0; s < sizeof scales / sizeof scales[0]; ++s) {
+                int ac = nearest ? TSR_OPTION_NONE : align;
+                tsr_tensor *y = NULL, *gout_r = NULL, *gout_v = NULL;
+                OK(tsr_interpolate(r, 0, NULL, TSR_RESAMPLE_ONE_FOR_ALL, &scales[s], mode, ac,
+                                   TSR_OPTION_NONE, &y));
+                if (!y || !make_pair(tsr_tensor_ndim(y), tsr_tensor_shape(y), 77 + s, 1.0,
+                                     &gout_r, &gout_v)) {
+                    tsr_tensor_release(y);
+                    continue;
+                }
+                tsr_tensor *gr = input_gradient(r, gout_r, &scales[s], mode, ac, ref);
+                tsr_tensor *gv = input_gradient(v, gout_r, &scales[s], mode, ac, vk);
+                char what[96];
+                snprintf(what, sizeof what, "gradient: mode %d, %dd, align %d, scale %g", mode,
+                         nd, align, scales[s]);
+                compare(what, gv, gr);
+                tsr_tensor_release(gr);
+                tsr_tensor_release(gv);
+                tsr_tensor_release(gout_r);
+                tsr_tensor_release(gout_v);
+                tsr_tensor_release(y);
+            }
+        tsr_tensor_release(r);
+        tsr_tensor_release(v);
+    }
+}
+
 static void grid_sample_matches_the_reference(void)
 {
     for (int k = 2; k <= 3; ++k) {
@@ -176,6 +246,7 @@ int main(void)
         return 1;
     }
     interpolate_matches_the_reference();
+    interpolate_gradient_matches_the_reference();
     grid_sample_matches_the_reference();
     EXPECT(tsr_backend_synchronize(vk) == TSR_OK, "synchronize: %s", tsr_last_error());
     if (failures) {
