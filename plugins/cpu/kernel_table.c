@@ -58,6 +58,8 @@ static const kernel_override overrides[] = {
     {TSR_OP_LAYER_NORM, FLOATS, tsr__cpu_kernel_norm},
     {TSR_OP_RMS_NORM, FLOATS, tsr__cpu_kernel_norm},
     {TSR_OP_CROSS_ENTROPY, FLOATS, tsr__cpu_kernel_cross_entropy},
+    {TSR_OP_UPSAMPLE, TSR__REF_DTYPE_BIT(TSR_UINT8) | TSR__REF_SET_BFLOAT16 | FLOATS,
+     tsr__cpu_kernel_upsample},
 };
 
 /* Rows are few hundred to a few thousand; a linear scan at init is fine. */

@@ -22,11 +22,7 @@
 
 enum { MAX_TAPS = 4 };
 
-typedef struct axis_taps {
-    int taps;       /* per output position */
-    int64_t *index; /* [out * taps] input positions */
-    double *weight; /* [out * taps] */
-} axis_taps;
+typedef tsr__ref_resample_axis axis_taps;
 
 static double scale_of(int prec, int align_corners, int64_t in, int64_t out, double given)
 {
@@ -120,8 +116,23 @@ static void taps_at(const tsr_resample_attrs *at, int prec, int backward, int64_
         index[k] = clamp_index((int64_t)fl - 1 + k, in);
 }
 
-static int build_axis(const tsr_resample_attrs *at, int prec, int backward, int64_t in,
-                      int64_t out, double given, int real_dim, axis_taps *axis)
+int tsr__ref_resample_prec(int32_t dtype)
+{
+    return dtype == TSR_FLOAT64    ? TSR__REF_PREC_DOUBLE
+           : dtype == TSR_BFLOAT16 ? TSR__REF_PREC_BFLOAT16
+                                   : TSR__REF_PREC_FLOAT;
+}
+
+void tsr__ref_resample_axis_free(tsr__ref_resample_axis *axis)
+{
+    free(axis->index);
+    free(axis->weight);
+    axis->index = NULL;
+    axis->weight = NULL;
+}
+
+int tsr__ref_resample_axis_build(const tsr_resample_attrs *at, int prec, int backward, int64_t in,
+                                 int64_t out, double given, int real_dim, axis_taps *axis)
 {
     axis->taps = !real_dim || at->mode <= TSR_RESAMPLE_NEAREST_EXACT ? 1
                  : at->mode == TSR_RESAMPLE_LINEAR                   ? 2
@@ -153,10 +164,8 @@ typedef struct upsample_plan {
 
 static void plan_free(upsample_plan *p)
 {
-    for (int d = 0; d < TSR__REF_RESAMPLE_DIMS; d++) {
-        free(p->axes[d].index);
-        free(p->axes[d].weight);
-    }
+    for (int d = 0; d < TSR__REF_RESAMPLE_DIMS; d++)
+        tsr__ref_resample_axis_free(&p->axes[d]);
 }
 
 static int plan_init(const tsr__ref_backend *backend, const tsr_kernel_args *args,
@@ -189,9 +198,7 @@ static int plan_init(const tsr__ref_backend *backend, const tsr_kernel_args *arg
     p->dtype = small->dtype;
     tsr__ref_volume_init(&p->small, small, p->esize);
     tsr__ref_volume_init(&p->large, large, p->esize);
-    int prec = small->dtype == TSR_FLOAT64    ? TSR__REF_PREC_DOUBLE
-               : small->dtype == TSR_BFLOAT16 ? TSR__REF_PREC_BFLOAT16
-                                              : TSR__REF_PREC_FLOAT;
+    int prec = tsr__ref_resample_prec(small->dtype);
     p->sum_prec = prec == TSR__REF_PREC_BFLOAT16 ? prec : TSR__REF_PREC_DOUBLE;
     for (int d = 0; d < TSR__REF_RESAMPLE_DIMS; d++) {
         int real_dim = d >= TSR__REF_RESAMPLE_DIMS - k;
@@ -201,7 +208,7 @@ static int plan_init(const tsr__ref_backend *backend, const tsr_kernel_args *arg
             return tsr__ref_error(backend, TSR_ERR_SHAPE, "%s: empty spatial input", name);
         }
         double given = real_dim ? at->scales[d - (TSR__REF_RESAMPLE_DIMS - k)] : 0;
-        if (build_axis(at, prec, backward, in, out, given, real_dim, &p->axes[d]) != TSR_OK) {
+        if (tsr__ref_resample_axis_build(at, prec, backward, in, out, given, real_dim, &p->axes[d]) != TSR_OK) {
             plan_free(p);
             return tsr__ref_error(backend, TSR_ERR_OUT_OF_MEMORY, "%s: out of memory", name);
         }

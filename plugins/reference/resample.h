@@ -61,4 +61,24 @@ static inline double tsr__ref_resample_round(int prec, double v)
     return (double)f;
 }
 
+/* One spatial dim of upsample (resample.c): for each output position the
+ * input positions it reads and their weights, as the kernel computes them.
+ * The cpu backend builds the same tables to give the same bits. */
+typedef struct tsr__ref_resample_axis {
+    int taps;       /* per output position: 1, 2 or 4 */
+    int64_t *index; /* [out * taps] input positions */
+    double *weight; /* [out * taps] */
+} tsr__ref_resample_axis;
+
+/* The TSR__REF_PREC_* of a dtype's index arithmetic. */
+int tsr__ref_resample_prec(int32_t dtype);
+/* The table of a dim from `in` to `out` positions with scale factor `given`
+ * (<= 0: none); a dim the tensor lacks (real_dim 0) has one tap of weight 1.
+ * backward: ATen's nearest backward indexing. TSR_ERR_OUT_OF_MEMORY or
+ * TSR_OK; free with tsr__ref_resample_axis_free either way. */
+int tsr__ref_resample_axis_build(const tsr_resample_attrs *at, int prec, int backward, int64_t in,
+                                 int64_t out, double given, int real_dim,
+                                 tsr__ref_resample_axis *axis);
+void tsr__ref_resample_axis_free(tsr__ref_resample_axis *axis);
+
 #endif
