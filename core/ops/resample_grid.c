@@ -91,12 +91,11 @@ tsr_status tsr_grid_sample(const tsr_tensor *input, const tsr_tensor *grid, int 
         return tsr__set_error(TSR_ERR_DTYPE, "grid_sample: \"grid_sampler_%dd_cpu\" not "
                                              "implemented for '%s'",
                               input->ndim - 2, tsr__resample_type_name(input->dtype));
-    if (mode == TSR_GRID_SAMPLE_BICUBIC)
-        return tsr__set_error(TSR_ERR_UNIMPLEMENTED,
-                              "grid_sample: mode 'bicubic' is not implemented yet");
     tsr_resample_attrs at = {
         .struct_size = sizeof at,
-        .mode = mode == TSR_GRID_SAMPLE_NEAREST ? TSR_RESAMPLE_NEAREST : TSR_RESAMPLE_LINEAR,
+        .mode = mode == TSR_GRID_SAMPLE_NEAREST   ? TSR_RESAMPLE_NEAREST
+                : mode == TSR_GRID_SAMPLE_BICUBIC ? TSR_RESAMPLE_CUBIC
+                                                  : TSR_RESAMPLE_LINEAR,
         .align_corners = align_corners == TSR_OPTION_TRUE,
         .padding_mode = padding_mode == TSR_GRID_SAMPLE_BORDER       ? TSR_GRID_PAD_BORDER
                         : padding_mode == TSR_GRID_SAMPLE_REFLECTION ? TSR_GRID_PAD_REFLECTION

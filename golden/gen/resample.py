@@ -1,6 +1,7 @@
 """Resampling (torch.nn.functional names): interpolate in every mode but
 'area' (adaptive_avg_pool, which the pool family owns), the upsample aliases,
-grid_sample (bilinear and nearest, every padding mode) and affine_grid.
+grid_sample (bilinear, nearest and 4-d bicubic, every padding mode) and
+affine_grid.
 
 Sizes stay small; the cases cover upscaling and downscaling, non-integer and
 per-dim scales, recompute_scale_factor, align_corners both ways, views,
@@ -176,6 +177,14 @@ def grid_sample(b):
                         b.case("grid_sample", f"{tag}_{SHORT[dt]}", _grid_sample,
                                {"input": T(xs, dt), "grid": _grid(gs, dt)},
                                {"mode": mode, "padding_mode": pad, "align_corners": align},
+                               tol=TOL, grad=["input", "grid"])
+        if k == 2:
+            for pad in ("zeros", "border", "reflection"):
+                for align in (False, True):
+                    for dt in ((F32, F64) if pad == "zeros" else (F64,)):
+                        b.case("grid_sample", f"2d_bicubic_{pad}_ac{int(align)}_{SHORT[dt]}",
+                               _grid_sample, {"input": T(xs, dt), "grid": _grid(gs, dt)},
+                               {"mode": "bicubic", "padding_mode": pad, "align_corners": align},
                                tol=TOL, grad=["input", "grid"])
         args = {"mode": "bilinear", "padding_mode": "zeros", "align_corners": False}
         # far outside [-1, 1]: reflection folds several times

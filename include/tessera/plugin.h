@@ -389,12 +389,16 @@ typedef struct tsr_scalar {
  *     that are infinite or beyond +-INT_MAX become -100 (out of range).
  *     mode TSR_RESAMPLE_LINEAR blends the 2^k neighbours floor(c), floor(c)+1;
  *     TSR_RESAMPLE_NEAREST takes the neighbour at nearbyint(c) (ties to
- *     even). scales are ignored.
+ *     even); TSR_RESAMPLE_CUBIC (k = 2) blends the 4 x 4 neighbours
+ *     floor(c) - 1 .. floor(c) + 2 of the unnormalised coordinates with
+ *     Keys' weights (A = -0.75), the padding mode applied to each tap's
+ *     coordinates (zeros: taps outside read 0). scales are ignored.
  *   grid_sampler_backward: (grad_y, x, grid) -> (grad_x [x's shape],
  *     grad_grid [grid's shape]), both written whole; grad_x accumulates in
  *     row-major order of y; grad_grid is the derivative through the
  *     unnormalisation and the padding (0 where clipping is flat, 0 for
- *     nearest). */
+ *     nearest; for cubic through the unnormalisation only, the taps'
+ *     padding held fixed, as ATen). */
 #define TSR_OP_LIST_RESAMPLE(X)                                                  \
     X(UPSAMPLE, "upsample")                                                      \
     X(UPSAMPLE_BACKWARD, "upsample_backward")                                    \

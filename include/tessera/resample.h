@@ -62,7 +62,7 @@ TSR_API tsr_status tsr_upsample_bilinear(const tsr_tensor *input, int size_count
 typedef enum tsr_grid_sample_mode {
     TSR_GRID_SAMPLE_BILINEAR, /* 'bilinear' (trilinear for 5-d input) */
     TSR_GRID_SAMPLE_NEAREST,  /* 'nearest' */
-    TSR_GRID_SAMPLE_BICUBIC,  /* 'bicubic': not implemented yet */
+    TSR_GRID_SAMPLE_BICUBIC,  /* 'bicubic' (4-d input only) */
 } tsr_grid_sample_mode;
 typedef enum tsr_grid_sample_padding {
     TSR_GRID_SAMPLE_ZEROS,      /* 'zeros' */

@@ -77,28 +77,44 @@ static double clip(double c, int64_t size, double *grad)
     return c;
 }
 
+/* g in [-1, 1] to a pixel coordinate along a dim of `size`; *factor is the
+ * derivative. */
+static double unnormalize(const grid_plan *p, double g, int64_t size, double *factor)
+{
+    const tsr_resample_attrs *at = p->at;
+    *factor = at->align_corners ? R_((double)(size - 1) / 2) : R_((double)size / 2);
+    double c = R_(R_(g + 1) * *factor);
+    return at->align_corners ? c : R_(c - 0.5);
+}
+
+/* The padding mode applied to pixel coordinate c (ATen's
+ * compute_coordinates); *grad is d(result)/dc. */
+static double pad(const grid_plan *p, double c, int64_t size, double *grad)
+{
+    const tsr_resample_attrs *at = p->at;
+    double step = 1;
+    *grad = 1;
+    if (at->padding_mode == TSR_GRID_PAD_BORDER) {
+        c = clip(c, size, grad);
+    } else if (at->padding_mode == TSR_GRID_PAD_REFLECTION) {
+        c = at->align_corners ? reflect(p, c, 0, 2.0 * (double)(size - 1), grad)
+                              : reflect(p, c, -1, 2.0 * (double)size - 1, grad);
+        c = clip(c, size, &step);
+        *grad *= step;
+    }
+    if (!(c <= INT_MAX - 1 && c >= INT_MIN)) { /* infinite, NaN or huge: out of range */
+        c = -100;
+        *grad = 0;
+    }
+    return c;
+}
+
 /* The source coordinate of normalised g along a dim of `size`; *mult is
  * d(result)/d(g). */
 static double source_coord(const grid_plan *p, double g, int64_t size, double *mult)
 {
-    const tsr_resample_attrs *at = p->at;
-    double factor = at->align_corners ? R_((double)(size - 1) / 2) : R_((double)size / 2);
-    double c = R_(R_(g + 1) * factor);
-    if (!at->align_corners)
-        c = R_(c - 0.5);
-    double grad = 1, step = 1;
-    if (at->padding_mode == TSR_GRID_PAD_BORDER) {
-        c = clip(c, size, &grad);
-    } else if (at->padding_mode == TSR_GRID_PAD_REFLECTION) {
-        c = at->align_corners ? reflect(p, c, 0, 2.0 * (double)(size - 1), &grad)
-                              : reflect(p, c, -1, 2.0 * (double)size - 1, &grad);
-        c = clip(c, size, &step);
-        grad *= step;
-    }
-    if (!(c <= INT_MAX - 1 && c >= INT_MIN)) { /* infinite, NaN or huge: out of range */
-        c = -100;
-        grad = 0;
-    }
+    double factor, grad;
+    double c = pad(p, unnormalize(p, g, size, &factor), size, &grad);
     *mult = factor * grad;
     return c;
 }
@@ -127,6 +143,13 @@ static void locate(const grid_plan *p, int64_t n, const int64_t *o, location *lo
         /* grid coordinate 0 addresses the last dim */
         tsr__ref_wide gv;
         p->load(g + (int64_t)(DIMS - 1 - d) * p->coord_step, &gv);
+        if (p->at->mode == TSR_RESAMPLE_CUBIC) { /* padding applies to each tap */
+            double c = unnormalize(p, R_(gv.f), p->x.size[2 + d], &loc->mult[d]);
+            double fl = floor(c);
+            loc->base[d] = (int64_t)fl;
+            loc->frac[d] = R_(c - fl);
+            continue;
+        }
         double c = source_coord(p, R_(gv.f), p->x.size[2 + d], &loc->mult[d]);
         if (p->at->mode == TSR_RESAMPLE_NEAREST) {
             loc->base[d] = (int64_t)nearbyint(c);
@@ -167,6 +190,83 @@ static int corner(const grid_plan *p, const location *loc, int bits, int64_t *of
     return 1;
 }
 
+/* ---- bicubic (4-d only) -------------------------------------------------- */
+
+/* Keys' cubic convolution weights (A = -0.75) of fraction t in the input's
+ * precision, and their derivatives in t (ATen's get_cubic_coefficients_grad
+ * gives the negated ones and subtracts). */
+static void cubic(const grid_plan *p, double t, double *w, double *dw)
+{
+    const double a = -0.75;
+    double x1 = R_(t + 1), x3 = R_(1 - t), x4 = R_(2 - t);
+    w[0] = R_(R_(R_(R_(R_(R_(a * x1) - 5 * a) * x1) + 8 * a) * x1) - 4 * a);
+    w[1] = R_(R_(R_(R_(R_(1.25 * t) - 2.25) * t) * t) + 1);
+    w[2] = R_(R_(R_(R_(R_(1.25 * x3) - 2.25) * x3) * x3) + 1);
+    w[3] = R_(R_(R_(R_(R_(R_(a * x4) - 5 * a) * x4) + 8 * a) * x4) - 4 * a);
+    /* conv2'(x) = 3A x^2 - 10A x + 8A, conv1'(x) = 3(A + 2) x^2 - 2(A + 3) x */
+    dw[0] = (3 * a * x1 - 10 * a) * x1 + 8 * a;
+    dw[1] = (3 * 1.25 * t - 2 * 2.25) * t;
+    dw[2] = -((3 * 1.25 * x3 - 2 * 2.25) * x3);
+    dw[3] = -((3 * a * x4 - 10 * a) * x4 + 8 * a);
+}
+
+/* Tap (dy, dx) of loc's 4 x 4 neighbourhood, its coordinates padded one by
+ * one (ATen's get_value_bounded): whether it lies inside x, its byte
+ * offset in a plane and its dense index. */
+static int cubic_tap(const grid_plan *p, const location *loc, int dy, int dx, int64_t *offset,
+                     int64_t *dense)
+{
+    double unused;
+    int64_t h = p->x.size[3], w = p->x.size[4];
+    int64_t iy = (int64_t)pad(p, (double)(loc->base[1] - 1 + dy), h, &unused);
+    int64_t ix = (int64_t)pad(p, (double)(loc->base[2] - 1 + dx), w, &unused);
+    if (iy < 0 || iy >= h || ix < 0 || ix >= w)
+        return 0;
+    *offset = iy * p->x.step[3] + ix * p->x.step[4];
+    *dense = iy * w + ix;
+    return 1;
+}
+
+static double load_f(const grid_plan *p, const char *at);
+
+static double cubic_sample(const grid_plan *p, const location *loc, const char *plane)
+{
+    double wy[4], wx[4], unused[4];
+    cubic(p, loc->frac[1], wy, unused);
+    cubic(p, loc->frac[2], wx, unused);
+    double acc = 0;
+    for (int dy = 0; dy < 4; dy++) {
+        double row = 0;
+        for (int dx = 0; dx < 4; dx++) {
+            int64_t off, dense;
+            if (cubic_tap(p, loc, dy, dx, &off, &dense))
+                row += wx[dx] * load_f(p, plane + off);
+        }
+        acc += wy[dy] * row;
+    }
+    return acc;
+}
+
+/* Adds g times the taps' weights into grad_x's dense plane `acc` and the
+ * blend's derivatives along y and x into gcoord[1], gcoord[2]. */
+static void cubic_backward(const grid_plan *p, const location *loc, const char *plane, double g,
+                           double *acc, double *gcoord)
+{
+    double wy[4], wx[4], dwy[4], dwx[4];
+    cubic(p, loc->frac[1], wy, dwy);
+    cubic(p, loc->frac[2], wx, dwx);
+    for (int dy = 0; dy < 4; dy++)
+        for (int dx = 0; dx < 4; dx++) {
+            int64_t off, dense;
+            if (!cubic_tap(p, loc, dy, dx, &off, &dense))
+                continue;
+            acc[dense] += g * wx[dx] * wy[dy];
+            double v = load_f(p, plane + off) * g;
+            gcoord[2] += v * dwx[dx] * wy[dy];
+            gcoord[1] += v * wx[dx] * dwy[dy];
+        }
+}
+
 static int plan_init(const tsr__ref_backend *backend, const tsr_kernel_args *args, grid_plan *p)
 {
     memset(p, 0, sizeof *p);
@@ -178,10 +278,12 @@ static int plan_init(const tsr__ref_backend *backend, const tsr_kernel_args *arg
         return tsr__ref_error(backend, TSR_ERR_INVALID_ARGUMENT, "%s: wrong operand count", name);
     const tsr_resample_attrs *at = args->attrs;
     if (!at || at->struct_size < sizeof *at ||
-        (at->mode != TSR_RESAMPLE_NEAREST && at->mode != TSR_RESAMPLE_LINEAR) ||
+        (at->mode != TSR_RESAMPLE_NEAREST && at->mode != TSR_RESAMPLE_LINEAR &&
+         at->mode != TSR_RESAMPLE_CUBIC) ||
         at->padding_mode < TSR_GRID_PAD_ZEROS || at->padding_mode > TSR_GRID_PAD_REFLECTION)
         return tsr__ref_error(backend, TSR_ERR_INVALID_ARGUMENT,
-                              "%s needs tsr_resample_attrs with mode nearest or linear", name);
+                              "%s needs tsr_resample_attrs with mode nearest, linear or cubic",
+                              name);
     const tsr_tensor_desc *x = &args->inputs[backward ? 1 : 0];
     const tsr_tensor_desc *grid = &args->inputs[backward ? 2 : 1];
     const tsr_tensor_desc *y = backward ? &args->inputs[0] : &args->outputs[0];
@@ -191,7 +293,7 @@ static int plan_init(const tsr__ref_backend *backend, const tsr_kernel_args *arg
              y->shape[0] == x->shape[0] && y->shape[1] == x->shape[1];
     for (int d = 0; ok && d < k; d++)
         ok = y->shape[2 + d] == grid->shape[1 + d];
-    if (!ok)
+    if (!ok || (at->mode == TSR_RESAMPLE_CUBIC && k != 2))
         return tsr__ref_error(backend, TSR_ERR_SHAPE, "%s: operand shapes do not agree", name);
     if (tsr__ref_dtype_category(x->dtype) != TSR__REF_REAL || grid->dtype != x->dtype ||
         y->dtype != x->dtype)
@@ -245,6 +347,11 @@ int tsr__ref_kernel_grid_sampler(void *backend_ptr, const tsr_kernel_args *args)
                     for (int64_t c = 0; c < p.y.size[1]; c++) {
                         const char *plane = p.x.base + n * p.x.step[0] + c * p.x.step[1];
                         double acc = 0, dw[DIMS];
+                        if (p.at->mode == TSR_RESAMPLE_CUBIC) {
+                            store_f(&p, p.y.base + out_at + c * p.y.step[1],
+                                    cubic_sample(&p, &loc, plane));
+                            continue;
+                        }
                         for (int bits = 0; bits < (1 << DIMS); bits++) {
                             int64_t off;
                             double w;
@@ -287,6 +394,10 @@ int tsr__ref_kernel_grid_sampler_backward(void *backend_ptr, const tsr_kernel_ar
                         double g = load_f(&p, p.y.base + out_at + c * p.y.step[1]);
                         const char *xplane = p.x.base + n * p.x.step[0] + c * p.x.step[1];
                         double *aplane = acc + (n * p.x.size[1] + c) * plane;
+                        if (p.at->mode == TSR_RESAMPLE_CUBIC) {
+                            cubic_backward(&p, &loc, xplane, g, aplane, gcoord);
+                            continue;
+                        }
                         for (int bits = 0; bits < (1 << DIMS); bits++) {
                             int64_t off;
                             double w, dw[DIMS];

@@ -102,6 +102,9 @@ int tsr__vk_kernel_grid_sampler(void *backend, const tsr_kernel_args *args)
         args->num_outputs != 1 || !args->inputs || !args->outputs)
         return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "grid_sampler: 2 inputs, 1 output");
     const tsr_resample_attrs *at = args->attrs;
+    if (at && at->struct_size >= sizeof *at && at->mode == TSR_RESAMPLE_CUBIC)
+        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
+                             "grid_sampler: bicubic sampling has no shader yet");
     if (!at || at->struct_size < sizeof *at ||
         (at->mode != TSR_RESAMPLE_NEAREST && at->mode != TSR_RESAMPLE_LINEAR) ||
         at->padding_mode < TSR_GRID_PAD_ZEROS || at->padding_mode > TSR_GRID_PAD_REFLECTION)

@@ -174,6 +174,24 @@ static void identity_affine_grid_samples_the_input_back(void)
     tsr_tensor_release(x);
 }
 
+/* Keys' kernel (A = -0.75) reproduces a linear ramp where the fraction is
+ * 0 (weights 0, 1, 0, 0) or 1/2 (symmetric weights), whatever A. */
+static void bicubic_grid_sample_reproduces_a_ramp_at_symmetric_points(void)
+{
+    double v[48];
+    for (int i = 0; i < 48; i++)
+        v[i] = 2.0 * (i / 8) - 0.5 * (i % 8);
+    tsr_tensor *x = from_doubles(v, 4, (int64_t[]){1, 1, 6, 8}, TSR_FLOAT64);
+    /* without align_corners, pixel = ((g + 1) * size - 1) / 2: (x, y) = (3.5, 2.5), (4.5, 4) */
+    double gv[4] = {0, 0, 0.25, 0.5};
+    tsr_tensor *g = from_doubles(gv, 4, (int64_t[]){1, 1, 2, 2}, TSR_FLOAT64), *y = NULL;
+    CHECK_OK(tsr_grid_sample(x, g, TSR_GRID_SAMPLE_BICUBIC, TSR_GRID_SAMPLE_ZEROS, NO, &y));
+    check_values(y, (double[]){2.0 * 2.5 - 0.5 * 3.5, 2.0 * 4 - 0.5 * 4.5}, 2, 1e-12);
+    tsr_tensor_release(y);
+    tsr_tensor_release(g);
+    tsr_tensor_release(x);
+}
+
 static void grid_outside_the_input_follows_the_padding_mode(void)
 {
     /* 1 x 3 row [1, 2, 4], align_corners=True: x = 2 maps to pixel 3 (past the end),
@@ -260,6 +278,13 @@ static void grid_sample_and_affine_grid_refuse_mismatches(void)
                 "expected grid to have size 2 in last dimension");
     CHECK_ERROR(tsr_grid_sample(x, g3, 7, 0, NO, &y), TSR_ERR_INVALID_ARGUMENT, "mode");
     CHECK_ERROR(tsr_grid_sample(x, g3, 0, 9, NO, &y), TSR_ERR_INVALID_ARGUMENT, "padding_mode");
+    tsr_tensor *x5 = NULL, *g5 = NULL;
+    CHECK_OK(tsr_zeros(5, (int64_t[]){1, 1, 2, 2, 2}, TSR_FLOAT32, NULL, &x5));
+    CHECK_OK(tsr_zeros(5, (int64_t[]){1, 2, 2, 2, 3}, TSR_FLOAT32, NULL, &g5));
+    CHECK_ERROR(tsr_grid_sample(x5, g5, TSR_GRID_SAMPLE_BICUBIC, 0, NO, &y),
+                TSR_ERR_INVALID_ARGUMENT, "bicubic interpolation only supports 4D input");
+    tsr_tensor_release(x5);
+    tsr_tensor_release(g5);
     tsr_tensor *theta = NULL, *itheta = NULL;
     CHECK_OK(tsr_zeros(3, (int64_t[]){1, 3, 4}, TSR_FLOAT32, NULL, &theta));
     CHECK_ERROR(tsr_affine_grid(theta, 4, (int64_t[]){1, 1, 2, 2}, NO, &y), TSR_ERR_SHAPE,
@@ -384,7 +409,7 @@ static void grid_sample_gradients_reach_input_and_grid(void)
 {
     for (int k = 2; k <= 3; k++)
         for (int padding = 0; padding < 3; padding++)
-            for (int mode = 0; mode < 2; mode++)
+            for (int mode = 0; mode < (k == 2 ? 3 : 2); mode++) /* bicubic: 4-d only */
                 for (int align = 0; align < 2; align++) {
                     grid_case gc = {mode, padding, align};
                     int64_t xs[5] = {2, 2, 3, 4, 3}, gs[5] = {2, 2, 3, 2, 3};
@@ -432,6 +457,7 @@ int main(void)
     RUN_TEST(large_bilinear_upsampling_keeps_a_ramp);
     RUN_TEST(identity_affine_grid_samples_the_input_back);
     RUN_TEST(grid_outside_the_input_follows_the_padding_mode);
+    RUN_TEST(bicubic_grid_sample_reproduces_a_ramp_at_symmetric_points);
     RUN_TEST(interpolate_refuses_bad_arguments_as_pytorch);
     RUN_TEST(grid_sample_and_affine_grid_refuse_mismatches);
     RUN_TEST(interpolate_gradients_pass_gradcheck_in_every_mode);
