@@ -102,14 +102,12 @@ int tsr__vk_kernel_grid_sampler(void *backend, const tsr_kernel_args *args)
         args->num_outputs != 1 || !args->inputs || !args->outputs)
         return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "grid_sampler: 2 inputs, 1 output");
     const tsr_resample_attrs *at = args->attrs;
-    if (at && at->struct_size >= sizeof *at && at->mode == TSR_RESAMPLE_CUBIC)
-        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
-                             "grid_sampler: bicubic sampling has no shader yet");
     if (!at || at->struct_size < sizeof *at ||
-        (at->mode != TSR_RESAMPLE_NEAREST && at->mode != TSR_RESAMPLE_LINEAR) ||
+        (at->mode != TSR_RESAMPLE_NEAREST && at->mode != TSR_RESAMPLE_LINEAR &&
+         at->mode != TSR_RESAMPLE_CUBIC) ||
         at->padding_mode < TSR_GRID_PAD_ZEROS || at->padding_mode > TSR_GRID_PAD_REFLECTION)
         return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT,
-                             "grid_sampler needs tsr_resample_attrs (nearest or linear)");
+                             "grid_sampler needs tsr_resample_attrs (nearest, linear, cubic)");
     const tsr_tensor_desc *x = &args->inputs[0], *grid = &args->inputs[1], *y = &args->outputs[0];
     int k = x->ndim - 2;
     int fits = shapes_fit(x, y, 2, 3) && grid->ndim == x->ndim && grid->shape[0] == x->shape[0] &&
@@ -117,7 +115,7 @@ int tsr__vk_kernel_grid_sampler(void *backend, const tsr_kernel_args *args)
     for (int d = 0; fits && d < k; ++d)
         fits = grid->shape[1 + d] == y->shape[2 + d] && x->shape[2 + d] > 0 &&
                x->shape[2 + d] <= INT32_MAX;
-    if (!fits)
+    if (!fits || (at->mode == TSR_RESAMPLE_CUBIC && k != 2))
         return tsr__vk_error(b->host, TSR_ERR_SHAPE, "grid_sampler: operand shapes do not agree");
     if (x->dtype != TSR_FLOAT32 || grid->dtype != TSR_FLOAT32 || y->dtype != TSR_FLOAT32)
         return tsr__vk_error(b->host, TSR_ERR_DTYPE, "grid_sampler: float32 only here");

@@ -3,7 +3,8 @@
 // grid_sampler (TSR_OP_LIST_RESAMPLE) on float32: one invocation per output
 // element (n, c, o...): the grid's coordinates at (n, o...) become source
 // coordinates (unnormalised, then padded as padding_mode says) and the 2^k
-// neighbours are blended (or the nearest taken) in the reference's order.
+// neighbours are blended (or the nearest taken) in the reference's order;
+// bicubic (4-d) blends 4 x 4 taps with Keys' weights (resample_taps.glsl).
 //
 // Metadata (resample.c): the output's shape [N, C, o...], unmerged, with
 // the byte strides of out, of x (input 0) along N and C only, and of the
@@ -16,6 +17,8 @@
 #include "tsr_common.glsl"
 
 const int EXTRA = TSR_META_STRIDES + 3 * TSR_MAX_DIMS;
+
+#include "resample_taps.glsl"
 
 float load_in(int slot, uint addr) { return uintBitsToFloat(tsr_load_bits(slot, addr, 4)); }
 
@@ -34,22 +37,60 @@ float reflect_into(float c, float twice_low, float twice_high)
     return r;
 }
 
-float source(float g, int size, bool align, int padding)
+float unnormalize(float g, int size, bool align)
 {
     precise float factor = align ? float(size - 1) / 2.0 : float(size) / 2.0;
     precise float c = (g + 1.0) * factor;
     if (!align)
         c = c - 0.5;
-    if (padding == TSR_GRID_PAD_BORDER) {
-        c = clip(c, size);
-    } else if (padding == TSR_GRID_PAD_REFLECTION) {
-        c = align ? reflect_into(c, 0.0, 2.0 * float(size - 1))
-                  : reflect_into(c, -1.0, 2.0 * float(size) - 1.0);
-        c = clip(c, size);
-    }
-    if (!(c <= 2147483646.0 && c >= -2147483648.0)) // infinite, NaN, huge
-        c = -100.0;
     return c;
+}
+
+// The padding mode applied to pixel coordinate c (ATen's compute_coordinates).
+float pad(float c, int size, bool align, int padding)
+{
+    precise float r = c;
+    if (padding == TSR_GRID_PAD_BORDER) {
+        r = clip(r, size);
+    } else if (padding == TSR_GRID_PAD_REFLECTION) {
+        r = align ? reflect_into(r, 0.0, 2.0 * float(size - 1))
+                  : reflect_into(r, -1.0, 2.0 * float(size) - 1.0);
+        r = clip(r, size);
+    }
+    if (!(r <= 2147483646.0 && r >= -2147483648.0)) // infinite, NaN, huge
+        r = -100.0;
+    return r;
+}
+
+float source(float g, int size, bool align, int padding)
+{
+    return pad(unnormalize(g, size, align), size, align, padding);
+}
+
+// Bicubic (k = 2): the 4 x 4 taps around the unnormalised (y, x), each
+// tap's coordinates padded on their own; outside taps read 0.
+float bicubic(uvec4 o, uint coord_step, bool align, int padding)
+{
+    int h = int(meta[EXTRA + 1]), w = int(meta[EXTRA + 2]);
+    uint sh = meta[EXTRA + 4], sw = meta[EXTRA + 5];
+    precise float cx = unnormalize(load_in(1, o.z), w, align);
+    precise float cy = unnormalize(load_in(1, o.z + coord_step), h, align);
+    precise float fx = floor(cx), fy = floor(cy);
+    float wx[4], wy[4];
+    cubic_weights(cx - fx, wx);
+    cubic_weights(cy - fy, wy);
+    float acc = 0.0;
+    for (int dy = 0; dy < 4; ++dy) {
+        int iy = int(pad(fy - 1.0 + float(dy), h, align, padding));
+        float row = 0.0;
+        for (int dx = 0; dx < 4; ++dx) {
+            int ix = int(pad(fx - 1.0 + float(dx), w, align, padding));
+            if (iy >= 0 && iy < h && ix >= 0 && ix < w)
+                row += wx[dx] * load_in(0, o.y + uint(iy) * sh + uint(ix) * sw);
+        }
+        acc += wy[dy] * row;
+    }
+    return acc;
 }
 
 void main()
@@ -61,6 +102,12 @@ void main()
     uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     for (uint i = gl_GlobalInvocationID.x; i < n; i += step) {
         uvec4 o = tsr_offsets(i);
+        if (mode == TSR_RESAMPLE_CUBIC) {
+            tsr_store_bits(o.x, 4, floatBitsToUint(bicubic(o, coord_step, align, padding)));
+            if (n - i <= step)
+                break;
+            continue;
+        }
         int base[3];
         float frac[3];
         bool blend[3];

@@ -2,8 +2,9 @@
  * (float32), against the reference backend through the public API: every
  * interpolate mode up and down with given and recomputed scales,
  * align_corners both ways and a transposed input, and its gradient (the
- * device's gather against the reference's scatter-add); grid_sample in both modes, every padding mode, 4-d and
- * 5-d, with grids past [-1, 1]. The shaders pick the reference's pixels
+ * device's gather against the reference's scatter-add); grid_sample in
+ * every mode (bicubic 4-d only) and padding mode, 4-d and 5-d, with grids
+ * past [-1, 1]. The shaders pick the reference's pixels
  * (the same float index arithmetic) and sum in float, so values agree to a
  * few float32 roundings. Small sizes: lavapipe emulates the device.
  *
@@ -210,7 +211,7 @@ static void grid_sample_matches_the_reference(void)
             tsr_tensor_release(gv);
             continue;
         }
-        for (int mode = 0; mode < 2; ++mode)
+        for (int mode = 0; mode < (k == 2 ? 3 : 2); ++mode) /* bicubic: 4-d only */
             for (int padding = 0; padding < 3; ++padding)
                 for (int align = 0; align < 2; ++align) {
                     char what[96];
