@@ -1,6 +1,9 @@
 /* Differential draws for interpolate, grid_sample and affine_grid: small
  * [N, C, spatial...] inputs, a size or a (non-integer) scale factor, each
- * mode with its rank, grids reaching past [-1, 1]. */
+ * mode with its rank, grids reaching past [-1, 1]. Values are finite: a NaN
+ * grid coordinate reads whatever pixel a backend's float-to-int conversion
+ * gives (PyTorch's own CPU kernels disagree there), and an infinite pixel
+ * times a zero weight is NaN or not depending on the summation. */
 #include "differential/draw_helpers.h"
 
 static const char *const MODES[] = {"nearest", "nearest-exact", "linear", "bilinear",
@@ -14,7 +17,7 @@ static void volume(conf_draft *d, const char *name, int ndim, int64_t *s)
     s[1] = range(d, 1, 3);
     for (int i = 2; i < ndim; i++)
         s[i] = range(d, 1, ndim == 5 ? 3 : 5);
-    conf_draft_tensor(d, name, d->dtype, ndim, s, conf_values_of(CONF_VALUES_NO_HUGE),
+    conf_draft_tensor(d, name, d->dtype, ndim, s, conf_values_of(CONF_VALUES_FINITE),
                       CONF_LAYOUT_COUNT);
 }
 
@@ -51,7 +54,7 @@ static bool draw_grid_sample(conf_draft *d)
     for (int i = 1; i < ndim - 1; i++)
         g[i] = range(d, 1, 4);
     g[ndim - 1] = ndim - 2;
-    conf_draft_tensor(d, "grid", d->dtype, ndim, g, conf_values_of(CONF_VALUES_NO_HUGE),
+    conf_draft_tensor(d, "grid", d->dtype, ndim, g, conf_values_of(CONF_VALUES_FINITE),
                       CONF_LAYOUT_COUNT);
     conf_draft_arg_string(d, "mode", pick(d, 0.7) ? "bilinear" : "nearest");
     conf_draft_arg_string(d, "padding_mode", paddings[range(d, 0, 2)]);
@@ -65,7 +68,7 @@ static bool draw_affine_grid(conf_draft *d)
     int64_t theta[3] = {range(d, 1, 3), k, k + 1}, size[5] = {theta[0], range(d, 1, 3)};
     for (int i = 0; i < k; i++)
         size[2 + i] = range(d, 1, 5);
-    conf_draft_tensor(d, "theta", d->dtype, 3, theta, conf_values_of(CONF_VALUES_NO_HUGE),
+    conf_draft_tensor(d, "theta", d->dtype, 3, theta, conf_values_of(CONF_VALUES_FINITE),
                       CONF_LAYOUT_COUNT);
     conf_draft_arg_int_list(d, "size", k + 2, size);
     conf_draft_arg_bool(d, "align_corners", pick(d, 0.5));
