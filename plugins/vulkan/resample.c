@@ -31,6 +31,42 @@ static float scale_of(int align_corners, int64_t in, int64_t out, double given)
     return (float)in / (float)out;
 }
 
+/* llvmpipe stops an invocation's loops after 65535 iterations in all
+ * (launch_rows.h): refuse, naming the op, a dispatch whose invocations would
+ * loop longer, `per_element` iterations for each element they take. */
+static int loop_budget(struct tsr__vk_backend *b, const char *name, const struct tsr__vk_custom *c,
+                       uint64_t per_element)
+{
+    uint64_t groups = c->groups < 65535 ? c->groups : 65535;
+    uint64_t lanes = groups * b->pipelines.local_size;
+    uint64_t each = lanes ? ((uint64_t)c->numel + lanes - 1) / lanes : 0;
+    return tsr__vk_loop_budget(b, name, 1, (int64_t)c->numel, each * per_element);
+}
+
+/* Loop iterations of one upsample_backward element: per dim two binary
+ * searches and a range of outputs whose taps may reach it (about the
+ * upscaling factor times the taps), nested. */
+static uint64_t backward_iterations(const tsr_tensor_desc *small, const tsr_tensor_desc *large,
+                                    const tsr_resample_attrs *at)
+{
+    uint64_t nested = 1, flat = 0;
+    for (int d = 0; d < small->ndim - 2; d++) {
+        int64_t in = small->shape[2 + d], out = large->shape[2 + d];
+        double factor = (double)out / (double)in;
+        if (at->scales[d] > factor)
+            factor = at->scales[d];
+        double range = factor * 4 + 4;
+        if (range > (double)out)
+            range = (double)out;
+        uint64_t bits = 1;
+        while (((int64_t)1 << bits) < out)
+            bits++;
+        nested *= (uint64_t)range;
+        flat += 2 * (bits + 1) * 4 + (uint64_t)range * 5;
+    }
+    return nested * 5 + flat + 16;
+}
+
 static int shapes_fit(const tsr_tensor_desc *x, const tsr_tensor_desc *y, int kmin, int kmax)
 {
     int k = x->ndim - 2;
@@ -90,6 +126,8 @@ int tsr__vk_kernel_upsample(void *backend, const tsr_kernel_args *args)
         .in = {in},
         .num_in = 1};
     int status = tsr__vk_elements(b, tsr__vk_desc_numel(out), &c);
+    if (status == TSR_OK)
+        status = loop_budget(b, name, &c, backward ? backward_iterations(small, large, at) : 100);
     if (status != TSR_OK)
         return status;
     return tsr__vk_index_run(b, name, NULL, 0, 0, NULL, &l, &c);
@@ -145,6 +183,8 @@ int tsr__vk_kernel_grid_sampler(void *backend, const tsr_kernel_args *args)
                                .in = {x, grid},
                                .num_in = 2};
     int status = tsr__vk_elements(b, tsr__vk_desc_numel(y), &c);
+    if (status == TSR_OK)
+        status = loop_budget(b, "grid_sampler", &c, 100);
     if (status != TSR_OK)
         return status;
     return tsr__vk_index_run(b, "grid_sampler", NULL, 0, 0, NULL, &l, &c);

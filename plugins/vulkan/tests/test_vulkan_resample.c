@@ -197,6 +197,61 @@ static void interpolate_gradient_matches_the_reference(void)
     }
 }
 
+/* Past 2^16 output elements (several per invocation), and a gradient whose
+ * gather would loop past llvmpipe's budget: refused there with a message,
+ * never answered wrong. */
+static void large_sizes_and_the_loop_budget(void)
+{
+    int64_t shape[4] = {1, 2, 150, 130}, size[2] = {300, 260};
+    tsr_tensor *r = NULL, *v = NULL, *yr = NULL, *yv = NULL;
+    if (make_pair(4, shape, 3, 1.0, &r, &v)) {
+        OK(tsr_interpolate(r, 2, size, 0, NULL, TSR_INTERPOLATE_BILINEAR, TSR_OPTION_FALSE,
+                           TSR_OPTION_NONE, &yr));
+        OK(tsr_interpolate(v, 2, size, 0, NULL, TSR_INTERPOLATE_BILINEAR, TSR_OPTION_FALSE,
+                           TSR_OPTION_NONE, &yv));
+        compare("large bilinear", yv, yr);
+        tsr_tensor_release(yr);
+        tsr_tensor_release(yv);
+        tsr_tensor_release(r);
+        tsr_tensor_release(v);
+    }
+    int64_t tiny[3] = {1, 1, 2};
+    double scale = 40000.0;
+    if (!make_pair(3, tiny, 4, 1.0, &r, &v))
+        return;
+    tsr_tensor *gout_r = NULL, *gout_v = NULL, *y = NULL;
+    OK(tsr_interpolate(r, 0, NULL, TSR_RESAMPLE_ONE_FOR_ALL, &scale, TSR_INTERPOLATE_LINEAR,
+                       TSR_OPTION_FALSE, TSR_OPTION_NONE, &y));
+    if (y && make_pair(3, tsr_tensor_shape(y), 8, 1.0, &gout_r, &gout_v)) {
+        tsr_tensor *gr = input_gradient(r, gout_r, &scale, TSR_INTERPOLATE_LINEAR,
+                                        TSR_OPTION_FALSE, ref);
+        tsr_tensor *leaf = NULL, *yv2 = NULL, *gv = NULL;
+        OK(tsr_detach(v, &leaf));
+        OK(tsr_tensor_set_requires_grad(leaf, true));
+        OK(tsr_interpolate(leaf, 0, NULL, TSR_RESAMPLE_ONE_FOR_ALL, &scale,
+                           TSR_INTERPOLATE_LINEAR, TSR_OPTION_FALSE, TSR_OPTION_NONE, &yv2));
+        int st = tsr_autograd_grad((const tsr_tensor *const *)&yv2, 1,
+                                   (const tsr_tensor *const *)&leaf, 1,
+                                   (const tsr_tensor *const *)&gout_v, 0, &gv);
+        printf("note: the 40000-fold upscaling's gradient %s\n",
+               st == TSR_OK ? "ran on the device" : "was refused (loop budget)");
+        if (st == TSR_OK)
+            compare("gradient of a 40000-fold upscaling", gv, gr);
+        else
+            EXPECT(st == TSR_ERR_UNIMPLEMENTED && strstr(tsr_last_error(), "65535"),
+                   "over-budget gradient: %s", tsr_last_error());
+        tsr_tensor_release(gv);
+        tsr_tensor_release(yv2);
+        tsr_tensor_release(leaf);
+        tsr_tensor_release(gr);
+    }
+    tsr_tensor_release(gout_r);
+    tsr_tensor_release(gout_v);
+    tsr_tensor_release(y);
+    tsr_tensor_release(r);
+    tsr_tensor_release(v);
+}
+
 static void grid_sample_matches_the_reference(void)
 {
     for (int k = 2; k <= 3; ++k) {
@@ -249,6 +304,7 @@ int main(void)
     interpolate_matches_the_reference();
     interpolate_gradient_matches_the_reference();
     grid_sample_matches_the_reference();
+    large_sizes_and_the_loop_budget();
     EXPECT(tsr_backend_synchronize(vk) == TSR_OK, "synchronize: %s", tsr_last_error());
     if (failures) {
         printf("%d failure(s)\n", failures);
