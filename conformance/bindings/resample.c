@@ -61,8 +61,8 @@ static int adapt_interpolate(conf_call *call)
         (interpolate && !arg_option(call, "recompute_scale_factor", &recompute)))
         return CONF_BIND_SKIP;
     int m = name_index(mode, modes, 7);
-    int st = tsr_interpolate(t, s.size_count, s.size, s.scale_count, s.scale, m, align, recompute,
-                             &out);
+    int st =
+        tsr_interpolate(t, s.size_count, s.size, s.scale_count, s.scale, m, align, recompute, &out);
     return conf_call_return(call, st, out);
 }
 
@@ -103,7 +103,8 @@ static int adapt_affine_grid(conf_call *call)
     tsr_tensor *theta, *out = NULL;
     int64_t size[TSR_MAX_DIMS];
     int count = 0, align;
-    if (!conf_bind_tensor(call, "theta", &theta) || !conf_arg_int_list(call, "size", size, &count) ||
+    if (!conf_bind_tensor(call, "theta", &theta) ||
+        !conf_arg_int_list(call, "size", size, &count) ||
         !arg_option(call, "align_corners", &align))
         return CONF_BIND_SKIP;
     int st = tsr_affine_grid(theta, count, size, align, &out);

@@ -6,8 +6,8 @@
  * times a zero weight is NaN or not depending on the summation. */
 #include "differential/draw_helpers.h"
 
-static const char *const MODES[] = {"nearest", "nearest-exact", "linear", "bilinear",
-                                    "bicubic", "trilinear"};
+static const char *const MODES[] = {"nearest",  "nearest-exact", "linear",
+                                    "bilinear", "bicubic",       "trilinear"};
 static const int MODE_RANK[] = {0, 0, 3, 4, 4, 5};
 
 /* [N, C, spatial...] with small sizes, N empty now and then. */

@@ -12,13 +12,13 @@
 #include "tensor/launch.h"
 
 static const char *const MODE_NAMES[] = {"nearest", "nearest-exact", "linear", "bilinear",
-                                         "bicubic", "trilinear", "area"};
+                                         "bicubic", "trilinear",     "area"};
 
 const char *tsr__resample_type_name(tsr_dtype dtype)
 {
-    static const char *const names[] = {"Bool", "Byte",  "Char",   "Short",        "Int",
-                                        "Long", "Half",  "BFloat16", "Float",     "Double",
-                                        "ComplexFloat", "ComplexDouble"};
+    static const char *const names[] = {"Bool",  "Byte",   "Char",         "Short",
+                                        "Int",   "Long",   "Half",         "BFloat16",
+                                        "Float", "Double", "ComplexFloat", "ComplexDouble"};
     return (int)dtype >= 0 && (int)dtype < TSR_DTYPE_COUNT ? names[dtype] : "invalid";
 }
 
@@ -30,8 +30,8 @@ tsr_status tsr__resample_apply(const tsr_tensor *x, const tsr_resample_attrs *at
     for (int d = 2; d < x->ndim; d++)
         shape[d] = to[d - 2];
     tsr_tensor *y = NULL;
-    tsr_status st = tsr__tensor_empty(tsr_op_name(op), x->storage->backend, x->dtype, x->ndim,
-                                      shape, &y);
+    tsr_status st =
+        tsr__tensor_empty(tsr_op_name(op), x->storage->backend, x->dtype, x->ndim, shape, &y);
     if (st == TSR_OK) {
         const tsr_tensor *inputs[1] = {x};
         st = tsr__launch(op, x->dtype, x->dtype, inputs, 1, &y, 1, at);
@@ -84,7 +84,7 @@ static tsr_status check_rank(int mode, int ndim)
 static tsr_status check_dtype(int mode, const tsr_tensor *t)
 {
     static const char *const kernels[] = {"upsample_nearest", "_upsample_nearest_exact",
-                                          "upsample_linear", "upsample_bilinear",
+                                          "upsample_linear",  "upsample_bilinear",
                                           "upsample_bicubic", "upsample_trilinear"};
     tsr_dtype d = t->dtype;
     bool ok = d == TSR_FLOAT32 || d == TSR_FLOAT64 ||
@@ -145,9 +145,8 @@ static tsr_status resolve_sizes(const tsr_tensor *t, int size_count, const int64
         double s = scale_factor[scale_count > 0 ? d : 0];
         double o = floor((double)t->shape[2 + d] * s);
         if (!(fabs(o) < 9.2e18))
-            return tsr__set_error(TSR_ERR_VALUE,
-                                  "interpolate: scale_factor %g gives an output size out of range",
-                                  s);
+            return tsr__set_error(
+                TSR_ERR_VALUE, "interpolate: scale_factor %g gives an output size out of range", s);
         out_size[d] = (int64_t)o;
         if (recompute != TSR_OPTION_TRUE)
             scales[d] = s;
@@ -193,15 +192,17 @@ static tsr_status check_sizes(const tsr_tensor *t, const int64_t *out_size)
 }
 
 tsr_status tsr_interpolate(const tsr_tensor *input, int size_count, const int64_t *size,
-                           int scale_count, const double *scale_factor, int mode,
-                           int align_corners, int recompute_scale_factor, tsr_tensor **out)
+                           int scale_count, const double *scale_factor, int mode, int align_corners,
+                           int recompute_scale_factor, tsr_tensor **out)
 {
     if (!input || !out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
                               "interpolate: input and out must not be NULL");
     if (mode < TSR_INTERPOLATE_NEAREST || mode > TSR_INTERPOLATE_AREA)
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "interpolate: mode %d is not a "
-                                                        "tsr_interpolate_mode", mode);
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
+                              "interpolate: mode %d is not a "
+                              "tsr_interpolate_mode",
+                              mode);
     if (align_corners < TSR_OPTION_NONE || align_corners > TSR_OPTION_TRUE ||
         recompute_scale_factor < TSR_OPTION_NONE || recompute_scale_factor > TSR_OPTION_TRUE)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
@@ -242,8 +243,8 @@ tsr_status tsr_upsample(const tsr_tensor *input, int size_count, const int64_t *
                         int scale_count, const double *scale_factor, int mode, int align_corners,
                         tsr_tensor **out)
 {
-    return tsr_interpolate(input, size_count, size, scale_count, scale_factor, mode,
-                           align_corners, TSR_OPTION_NONE, out);
+    return tsr_interpolate(input, size_count, size, scale_count, scale_factor, mode, align_corners,
+                           TSR_OPTION_NONE, out);
 }
 
 tsr_status tsr_upsample_nearest(const tsr_tensor *input, int size_count, const int64_t *size,

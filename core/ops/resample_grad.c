@@ -18,9 +18,9 @@
 
 typedef struct resample_node {
     tsr_resample_attrs attrs;
-    bool backward;     /* the forward was upsample_backward */
-    int64_t from[3];   /* the forward input's spatial sizes */
-    tsr_dtype dtype;   /* the forward's dtype */
+    bool backward;   /* the forward was upsample_backward */
+    int64_t from[3]; /* the forward input's spatial sizes */
+    tsr_dtype dtype; /* the forward's dtype */
 } resample_node;
 
 static tsr_status resample_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
@@ -39,9 +39,9 @@ tsr_status tsr__grad_record_resample(const tsr_tensor *x, const tsr_resample_att
                                      bool backward, tsr_tensor *y)
 {
     tsr__node *node = NULL;
-    tsr_status st = tsr__grad_node_start(backward ? "upsample_backward" : "upsample",
-                                         resample_backward, &x, 1, 0, sizeof(resample_node), y,
-                                         &node);
+    tsr_status st =
+        tsr__grad_node_start(backward ? "upsample_backward" : "upsample", resample_backward, &x, 1,
+                             0, sizeof(resample_node), y, &node);
     if (st != TSR_OK || !node)
         return st;
     resample_node *rn = tsr__node_attrs(node);
@@ -70,12 +70,12 @@ static tsr_status grid_backward(tsr__node *node, tsr_tensor *const *grads, tsr_t
         st = tsr__tensor_empty("grid_sampler_backward", x->storage->backend, x->dtype, x->ndim,
                                x->shape, &outs[0]);
     if (st == TSR_OK)
-        st = tsr__tensor_empty("grid_sampler_backward", x->storage->backend, x->dtype,
-                               grid->ndim, grid->shape, &outs[1]);
+        st = tsr__tensor_empty("grid_sampler_backward", x->storage->backend, x->dtype, grid->ndim,
+                               grid->shape, &outs[1]);
     if (st == TSR_OK) {
         const tsr_tensor *inputs[3] = {g, x, grid};
-        st = tsr__launch(TSR_OP_GRID_SAMPLER_BACKWARD, x->dtype, x->dtype, inputs, 3,
-                                  outs, 2, &gn->attrs);
+        st = tsr__launch(TSR_OP_GRID_SAMPLER_BACKWARD, x->dtype, x->dtype, inputs, 3, outs, 2,
+                         &gn->attrs);
         for (int i = 0; i < 2 && st == TSR_OK; i++)
             st = tsr__grad_record_unimplemented("grid_sampler_backward", inputs, 3, outs[i]);
     }

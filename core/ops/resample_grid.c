@@ -16,8 +16,8 @@ static void format_shape(char *text, size_t cap, const tsr_tensor *t)
 {
     size_t at = (size_t)snprintf(text, cap, "[");
     for (int i = 0; i < t->ndim && at < cap; i++)
-        at += (size_t)snprintf(text + at, cap - at, "%s%lld", i ? ", " : "",
-                               (long long)t->shape[i]);
+        at +=
+            (size_t)snprintf(text + at, cap - at, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
     if (at < cap)
         snprintf(text + at, cap - at, "]");
 }
@@ -88,8 +88,9 @@ tsr_status tsr_grid_sample(const tsr_tensor *input, const tsr_tensor *grid, int 
     if (st != TSR_OK)
         return st;
     if (input->dtype != TSR_FLOAT32 && input->dtype != TSR_FLOAT64)
-        return tsr__set_error(TSR_ERR_DTYPE, "grid_sample: \"grid_sampler_%dd_cpu\" not "
-                                             "implemented for '%s'",
+        return tsr__set_error(TSR_ERR_DTYPE,
+                              "grid_sample: \"grid_sampler_%dd_cpu\" not "
+                              "implemented for '%s'",
                               input->ndim - 2, tsr__resample_type_name(input->dtype));
     tsr_resample_attrs at = {
         .struct_size = sizeof at,
@@ -109,8 +110,7 @@ tsr_status tsr_grid_sample(const tsr_tensor *input, const tsr_tensor *grid, int 
                            &y);
     if (st == TSR_OK) {
         const tsr_tensor *inputs[2] = {input, grid};
-        st = tsr__launch(TSR_OP_GRID_SAMPLER, input->dtype, input->dtype, inputs, 2, &y, 1,
-                                  &at);
+        st = tsr__launch(TSR_OP_GRID_SAMPLER, input->dtype, input->dtype, inputs, 2, &y, 1, &at);
     }
     if (st == TSR_OK)
         st = tsr__grad_record_grid_sampler(input, grid, &at, y);
@@ -200,8 +200,8 @@ tsr_status tsr_affine_grid(const tsr_tensor *theta, int size_count, const int64_
                               k, k, k + 1, s, t);
     for (int i = 0; i < size_count; i++)
         if (size[i] <= 0)
-            return tsr__set_error(TSR_ERR_VALUE,
-                                  "affine_grid: Expected non-zero, positive output size. Got %s", s);
+            return tsr__set_error(
+                TSR_ERR_VALUE, "affine_grid: Expected non-zero, positive output size. Got %s", s);
     if (theta->shape[0] != size[0])
         return tsr__set_error(TSR_ERR_SHAPE,
                               "affine_grid: Expected size for first two dimensions of batch2 "

@@ -42,8 +42,7 @@ enum { TSR_RESAMPLE_ONE_FOR_ALL = -1 };
  * TSR_ERR_UNIMPLEMENTED. */
 TSR_API tsr_status tsr_interpolate(const tsr_tensor *input, int size_count, const int64_t *size,
                                    int scale_count, const double *scale_factor, int mode,
-                                   int align_corners, int recompute_scale_factor,
-                                   tsr_tensor **out);
+                                   int align_corners, int recompute_scale_factor, tsr_tensor **out);
 /* F.upsample(input, size, scale_factor, mode, align_corners): interpolate. */
 TSR_API tsr_status tsr_upsample(const tsr_tensor *input, int size_count, const int64_t *size,
                                 int scale_count, const double *scale_factor, int mode,

@@ -158,7 +158,10 @@ int tsr__cpu_kernel_upsample(void *backend_ptr, const tsr_kernel_args *args)
     upsample_job job;
     memset(&job, 0, sizeof job);
     job.dtype = x->dtype;
-    job.esize = x->dtype == TSR_UINT8 ? 1 : x->dtype == TSR_BFLOAT16 ? 2 : x->dtype == TSR_FLOAT32 ? 4 : 8;
+    job.esize = x->dtype == TSR_UINT8      ? 1
+                : x->dtype == TSR_BFLOAT16 ? 2
+                : x->dtype == TSR_FLOAT32  ? 4
+                                           : 8;
     job.nearest = at->mode != TSR_RESAMPLE_LINEAR;
     job.x = (const char *)x->data + x->byte_offset;
     job.y = (char *)y->data + y->byte_offset;
@@ -169,10 +172,9 @@ int tsr__cpu_kernel_upsample(void *backend_ptr, const tsr_kernel_args *args)
         job.in[d] = real ? x->shape[src] : 1;
         job.out[d] = real ? y->shape[src] : 1;
         if (status == TSR_OK)
-            status = tsr__ref_resample_axis_build(at, tsr__ref_resample_prec(x->dtype), 0,
-                                                  job.in[d], job.out[d],
-                                                  real ? at->scales[src - 2] : 0, real,
-                                                  &job.axes[d]);
+            status = tsr__ref_resample_axis_build(
+                at, tsr__ref_resample_prec(x->dtype), 0, job.in[d], job.out[d],
+                real ? at->scales[src - 2] : 0, real, &job.axes[d]);
     }
     if (status == TSR_OK) {
         job.rows = x->shape[0] * x->shape[1] * job.out[0] * job.out[1];

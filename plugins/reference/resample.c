@@ -61,8 +61,8 @@ static double source_coord(const tsr_resample_attrs *at, int ip, double scale, d
 }
 
 /* The taps of output position j of a dim from `in` to `out` positions. */
-static void taps_at(const tsr_resample_attrs *at, int prec, int backward, int64_t in,
-                    int64_t out, double given, int64_t j, int64_t *index, double *weight)
+static void taps_at(const tsr_resample_attrs *at, int prec, int backward, int64_t in, int64_t out,
+                    double given, int64_t j, int64_t *index, double *weight)
 {
     if (backward && at->mode == TSR_RESAMPLE_NEAREST && (out == in || out == 2 * in)) {
         /* ATen's nearest backward (nearest_idx) takes these shortcuts and
@@ -75,9 +75,8 @@ static void taps_at(const tsr_resample_attrs *at, int prec, int backward, int64_
     if (at->mode == TSR_RESAMPLE_NEAREST || at->mode == TSR_RESAMPLE_NEAREST_EXACT) {
         /* ATen computes nearest indices in float for every dtype. */
         double scale = scale_of(1, 0, in, out, given);
-        double src = at->mode == TSR_RESAMPLE_NEAREST
-                         ? (double)(float)((double)(float)j * scale)
-                         : (double)(float)(((double)j + 0.5) * scale);
+        double src = at->mode == TSR_RESAMPLE_NEAREST ? (double)(float)((double)(float)j * scale)
+                                                      : (double)(float)(((double)j + 0.5) * scale);
         int64_t i = (int64_t)floor(src);
         index[0] = i < in - 1 ? i : in - 1;
         weight[0] = 1.0;
@@ -168,19 +167,20 @@ static void plan_free(upsample_plan *p)
         tsr__ref_resample_axis_free(&p->axes[d]);
 }
 
-static int plan_init(const tsr__ref_backend *backend, const tsr_kernel_args *args,
-                     upsample_plan *p)
+static int plan_init(const tsr__ref_backend *backend, const tsr_kernel_args *args, upsample_plan *p)
 {
     memset(p, 0, sizeof *p);
-    const char *name = args && args->op == TSR_OP_UPSAMPLE_BACKWARD ? "upsample_backward" : "upsample";
+    const char *name =
+        args && args->op == TSR_OP_UPSAMPLE_BACKWARD ? "upsample_backward" : "upsample";
     if (!args || args->struct_size < sizeof(tsr_kernel_args) || args->num_inputs != 1 ||
         args->num_outputs != 1 || !args->inputs || !args->outputs)
-        return tsr__ref_error(backend, TSR_ERR_INVALID_ARGUMENT, "%s takes one input and one output",
-                              name);
+        return tsr__ref_error(backend, TSR_ERR_INVALID_ARGUMENT,
+                              "%s takes one input and one output", name);
     const tsr_resample_attrs *at = args->attrs;
     if (!at || at->struct_size < sizeof *at || at->mode < TSR_RESAMPLE_NEAREST ||
         at->mode > TSR_RESAMPLE_CUBIC)
-        return tsr__ref_error(backend, TSR_ERR_INVALID_ARGUMENT, "%s needs tsr_resample_attrs", name);
+        return tsr__ref_error(backend, TSR_ERR_INVALID_ARGUMENT, "%s needs tsr_resample_attrs",
+                              name);
     int backward = args->op == TSR_OP_UPSAMPLE_BACKWARD;
     const tsr_tensor_desc *small = backward ? &args->outputs[0] : &args->inputs[0];
     const tsr_tensor_desc *large = backward ? &args->inputs[0] : &args->outputs[0];
@@ -188,10 +188,11 @@ static int plan_init(const tsr__ref_backend *backend, const tsr_kernel_args *arg
     if (k < 1 || k > 3 || large->ndim != small->ndim || small->shape[0] != large->shape[0] ||
         small->shape[1] != large->shape[1] || small->dtype != large->dtype)
         return tsr__ref_error(backend, TSR_ERR_SHAPE,
-                              "%s needs [N, C, spatial...] tensors of 3 to 5 dims, one dtype", name);
+                              "%s needs [N, C, spatial...] tensors of 3 to 5 dims, one dtype",
+                              name);
     int cat = tsr__ref_dtype_category(small->dtype);
-    if (cat != TSR__REF_REAL && !(cat == TSR__REF_INTEGER && !backward &&
-                                  at->mode <= TSR_RESAMPLE_NEAREST_EXACT))
+    if (cat != TSR__REF_REAL &&
+        !(cat == TSR__REF_INTEGER && !backward && at->mode <= TSR_RESAMPLE_NEAREST_EXACT))
         return tsr__ref_error(backend, TSR_ERR_DTYPE, "%s does not take %s in this mode", name,
                               tsr__ref_dtype_name(small->dtype));
     p->esize = (int64_t)tsr__ref_dtype_size(small->dtype);
@@ -208,7 +209,8 @@ static int plan_init(const tsr__ref_backend *backend, const tsr_kernel_args *arg
             return tsr__ref_error(backend, TSR_ERR_SHAPE, "%s: empty spatial input", name);
         }
         double given = real_dim ? at->scales[d - (TSR__REF_RESAMPLE_DIMS - k)] : 0;
-        if (tsr__ref_resample_axis_build(at, prec, backward, in, out, given, real_dim, &p->axes[d]) != TSR_OK) {
+        if (tsr__ref_resample_axis_build(at, prec, backward, in, out, given, real_dim,
+                                         &p->axes[d]) != TSR_OK) {
             plan_free(p);
             return tsr__ref_error(backend, TSR_ERR_OUT_OF_MEMORY, "%s: out of memory", name);
         }
@@ -234,8 +236,7 @@ static void forward_plane(const upsample_plan *p, const char *src, char *dst, ts
             for (int64_t o2 = 0; o2 < p->large.size[4]; o2++) {
                 char *out = dst + at3(&p->large, o0, o1, o2);
                 if (nearest) { /* a copy of one element: exact for every dtype */
-                    memcpy(out,
-                           src + at3(&p->small, a0->index[o0], a1->index[o1], a2->index[o2]),
+                    memcpy(out, src + at3(&p->small, a0->index[o0], a1->index[o1], a2->index[o2]),
                            (size_t)p->esize);
                     continue;
                 }

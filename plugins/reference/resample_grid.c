@@ -379,7 +379,8 @@ int tsr__ref_kernel_grid_sampler_backward(void *backend_ptr, const tsr_kernel_ar
     size_t count = (size_t)(p.x.size[0] * p.x.size[1] * plane);
     double *acc = calloc(count > 0 ? count : 1, sizeof *acc);
     if (!acc)
-        return tsr__ref_error(backend, TSR_ERR_OUT_OF_MEMORY, "grid_sampler_backward: out of memory");
+        return tsr__ref_error(backend, TSR_ERR_OUT_OF_MEMORY,
+                              "grid_sampler_backward: out of memory");
     int64_t o[DIMS];
     for (int64_t n = 0; n < p.y.size[0]; n++)
         for (o[0] = 0; o[0] < p.y.size[2]; o[0]++)
@@ -418,7 +419,8 @@ int tsr__ref_kernel_grid_sampler_backward(void *backend_ptr, const tsr_kernel_ar
                     for (int d = 0; d < p.k; d++)
                         gg_at += o[DIMS - p.k + d] * gg->strides[1 + d] * esize;
                     for (int d = DIMS - p.k; d < DIMS; d++)
-                        store_f(&p, gg_at + (int64_t)(DIMS - 1 - d) * gg->strides[gg->ndim - 1] * esize,
+                        store_f(&p,
+                                gg_at + (int64_t)(DIMS - 1 - d) * gg->strides[gg->ndim - 1] * esize,
                                 gcoord[d] * loc.mult[d]);
                 }
     double *a = acc;

@@ -93,8 +93,7 @@ int tsr__vk_kernel_upsample(void *backend, const tsr_kernel_args *args)
     const tsr_tensor_desc *in = &args->inputs[0], *out = &args->outputs[0];
     const tsr_tensor_desc *small = backward ? out : in, *large = backward ? in : out;
     if (!shapes_fit(in, out, 1, 3))
-        return tsr__vk_error(b->host, TSR_ERR_SHAPE, "%s: [N, C, spatial...] of 3 to 5 dims",
-                             name);
+        return tsr__vk_error(b->host, TSR_ERR_SHAPE, "%s: [N, C, spatial...] of 3 to 5 dims", name);
     if (in->dtype != TSR_FLOAT32 || out->dtype != TSR_FLOAT32)
         return tsr__vk_error(b->host, TSR_ERR_DTYPE, "%s: float32 only here", name);
     int k = in->ndim - 2;
@@ -119,12 +118,12 @@ int tsr__vk_kernel_upsample(void *backend, const tsr_kernel_args *args)
     }
     c.extra[10] = (uint32_t)at->mode;
     c.extra[11] = at->align_corners ? 1u : 0u;
-    struct tsr__vk_launch l = {
-        .shader = backward ? TSR__VK_SHADER_RESAMPLE_BACKWARD : TSR__VK_SHADER_RESAMPLE,
-        .spec = {args->op, in->dtype, in->dtype, 0},
-        .out = out,
-        .in = {in},
-        .num_in = 1};
+    struct tsr__vk_launch l = {.shader = backward ? TSR__VK_SHADER_RESAMPLE_BACKWARD
+                                                  : TSR__VK_SHADER_RESAMPLE,
+                               .spec = {args->op, in->dtype, in->dtype, 0},
+                               .out = out,
+                               .in = {in},
+                               .num_in = 1};
     int status = tsr__vk_elements(b, tsr__vk_desc_numel(out), &c);
     if (status == TSR_OK)
         status = loop_budget(b, name, &c, backward ? backward_iterations(small, large, at) : 100);

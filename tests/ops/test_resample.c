@@ -28,7 +28,8 @@ static tsr_tensor *wave(int ndim, const int64_t *shape, int salt, double scale, 
 
 static void nearest_scale_two_repeats_each_element(void)
 {
-    tsr_tensor *x = from_doubles((double[]){1, 2, 3}, 3, (int64_t[]){1, 1, 3}, TSR_FLOAT32), *y = NULL;
+    tsr_tensor *x = from_doubles((double[]){1, 2, 3}, 3, (int64_t[]){1, 1, 3}, TSR_FLOAT32),
+               *y = NULL;
     CHECK_OK(tsr_interpolate(x, 0, NULL, TSR_RESAMPLE_ONE_FOR_ALL, (double[]){2.0},
                              TSR_INTERPOLATE_NEAREST, NONE, NONE, &y));
     check_values(y, (double[]){1, 1, 2, 2, 3, 3}, 6, 0);
@@ -90,8 +91,8 @@ static void bicubic_reproduces_a_linear_ramp_inside(void)
     for (int i = 0; i < 36; i++)
         v[i] = 3.0 * (i / 6) + (i % 6);
     tsr_tensor *x = from_doubles(v, 4, (int64_t[]){1, 1, 6, 6}, TSR_FLOAT64), *y = NULL;
-    CHECK_OK(tsr_interpolate(x, 2, (int64_t[]){11, 11}, 0, NULL, TSR_INTERPOLATE_BICUBIC, YES,
-                             NONE, &y));
+    CHECK_OK(tsr_interpolate(x, 2, (int64_t[]){11, 11}, 0, NULL, TSR_INTERPOLATE_BICUBIC, YES, NONE,
+                             &y));
     double *got = to_doubles(y);
     CHECK_TRUE(got != NULL);
     for (int o0 = 2; got && o0 < 8; o0++)
@@ -107,14 +108,14 @@ static void uint8_nearest_copies_bytes_and_linear_refuses_it(void)
     uint8_t v[4] = {0, 255, 7, 128};
     tsr_tensor *x = NULL, *y = NULL;
     CHECK_OK(tsr_from_host(v, sizeof v, 4, (int64_t[]){1, 1, 2, 2}, TSR_UINT8, NULL, &x));
-    CHECK_OK(tsr_interpolate(x, 2, (int64_t[]){4, 4}, 0, NULL, TSR_INTERPOLATE_NEAREST, NONE, NONE,
-                             &y));
-    check_values(y, (double[]){0, 0, 255, 255, 0, 0, 255, 255, 7, 7, 128, 128, 7, 7, 128, 128},
-                 16, 0);
+    CHECK_OK(
+        tsr_interpolate(x, 2, (int64_t[]){4, 4}, 0, NULL, TSR_INTERPOLATE_NEAREST, NONE, NONE, &y));
+    check_values(y, (double[]){0, 0, 255, 255, 0, 0, 255, 255, 7, 7, 128, 128, 7, 7, 128, 128}, 16,
+                 0);
     tsr_tensor_release(y);
-    CHECK_ERROR(tsr_interpolate(x, 2, (int64_t[]){4, 4}, 0, NULL, TSR_INTERPOLATE_BILINEAR, NO,
-                                NONE, &y),
-                TSR_ERR_DTYPE, "\"upsample_bilinear2d\" not implemented for 'Byte'");
+    CHECK_ERROR(
+        tsr_interpolate(x, 2, (int64_t[]){4, 4}, 0, NULL, TSR_INTERPOLATE_BILINEAR, NO, NONE, &y),
+        TSR_ERR_DTYPE, "\"upsample_bilinear2d\" not implemented for 'Byte'");
     tsr_tensor_release(x);
 }
 
@@ -122,8 +123,8 @@ static void empty_batch_gives_an_empty_result(void)
 {
     tsr_tensor *x = NULL, *y = NULL;
     CHECK_OK(tsr_zeros(4, (int64_t[]){0, 2, 3, 3}, TSR_FLOAT32, NULL, &x));
-    CHECK_OK(tsr_interpolate(x, 2, (int64_t[]){5, 4}, 0, NULL, TSR_INTERPOLATE_BILINEAR, NO, NONE,
-                             &y));
+    CHECK_OK(
+        tsr_interpolate(x, 2, (int64_t[]){5, 4}, 0, NULL, TSR_INTERPOLATE_BILINEAR, NO, NONE, &y));
     check_shape(y, 4, (int64_t[]){0, 2, 5, 4});
     tsr_tensor_release(y);
     tsr_tensor_release(x);
@@ -162,8 +163,8 @@ static void identity_affine_grid_samples_the_input_back(void)
     for (int align = 0; align < 2; align++) {
         CHECK_OK(tsr_affine_grid(theta, 4, shape, align, &grid));
         check_shape(grid, 4, (int64_t[]){2, 4, 5, 2});
-        CHECK_OK(tsr_grid_sample(x, grid, TSR_GRID_SAMPLE_BILINEAR, TSR_GRID_SAMPLE_ZEROS, align,
-                                 &y));
+        CHECK_OK(
+            tsr_grid_sample(x, grid, TSR_GRID_SAMPLE_BILINEAR, TSR_GRID_SAMPLE_ZEROS, align, &y));
         double *want = to_doubles(x);
         check_values(y, want, 2 * 3 * 4 * 5, 1e-12);
         free(want);
@@ -197,7 +198,8 @@ static void grid_outside_the_input_follows_the_padding_mode(void)
     /* 1 x 3 row [1, 2, 4], align_corners=True: x = 2 maps to pixel 3 (past the end),
      * x = -1.5 to pixel -0.5. */
     tsr_tensor *x = from_doubles((double[]){1, 2, 4}, 4, (int64_t[]){1, 1, 1, 3}, TSR_FLOAT64);
-    tsr_tensor *g = from_doubles((double[]){2, 0, -1.5, 0}, 4, (int64_t[]){1, 1, 2, 2}, TSR_FLOAT64);
+    tsr_tensor *g =
+        from_doubles((double[]){2, 0, -1.5, 0}, 4, (int64_t[]){1, 1, 2, 2}, TSR_FLOAT64);
     tsr_tensor *y = NULL;
     CHECK_OK(tsr_grid_sample(x, g, TSR_GRID_SAMPLE_BILINEAR, TSR_GRID_SAMPLE_ZEROS, YES, &y));
     check_values(y, (double[]){0, 0.5}, 2, 1e-15); /* -0.5: half of pixel 0 */
@@ -229,8 +231,7 @@ static void interpolate_refuses_bad_arguments_as_pytorch(void)
     CHECK_ERROR(tsr_interpolate(x, 0, NULL, 0, NULL, TSR_INTERPOLATE_NEAREST, NONE, NONE, &y),
                 TSR_ERR_INVALID_ARGUMENT, "either size or scale_factor should be defined");
     CHECK_ERROR(tsr_interpolate(x, 1, s2, 0, NULL, TSR_INTERPOLATE_NEAREST, NONE, NONE, &y),
-                TSR_ERR_INVALID_ARGUMENT,
-                "spatial dimensions of [3, 3] and output size of [4]");
+                TSR_ERR_INVALID_ARGUMENT, "spatial dimensions of [3, 3] and output size of [4]");
     CHECK_ERROR(tsr_interpolate(x, 0, NULL, 1, &two, TSR_INTERPOLATE_NEAREST, NONE, NONE, &y),
                 TSR_ERR_INVALID_ARGUMENT, "scale_factor of shape [2]");
     CHECK_ERROR(tsr_interpolate(x, 2, s2, 0, NULL, TSR_INTERPOLATE_NEAREST, NO, NONE, &y),
@@ -241,9 +242,9 @@ static void interpolate_refuses_bad_arguments_as_pytorch(void)
                 TSR_ERR_UNIMPLEMENTED, "Got 4D input, but linear mode needs 3D input");
     CHECK_ERROR(tsr_interpolate(x, -1, s2, 0, NULL, TSR_INTERPOLATE_TRILINEAR, NO, NONE, &y),
                 TSR_ERR_UNIMPLEMENTED, "trilinear mode needs 5D input");
-    CHECK_ERROR(tsr_interpolate(x, 2, (int64_t[]){0, 4}, 0, NULL, TSR_INTERPOLATE_NEAREST, NONE,
-                                NONE, &y),
-                TSR_ERR_SHAPE, "output (H: 0, W: 4)");
+    CHECK_ERROR(
+        tsr_interpolate(x, 2, (int64_t[]){0, 4}, 0, NULL, TSR_INTERPOLATE_NEAREST, NONE, NONE, &y),
+        TSR_ERR_SHAPE, "output (H: 0, W: 4)");
     double small = 0.2;
     CHECK_ERROR(tsr_interpolate(x, 0, NULL, -1, &small, TSR_INTERPOLATE_BICUBIC, NO, NONE, &y),
                 TSR_ERR_SHAPE, "Input and output sizes should be greater than 0");
@@ -387,8 +388,8 @@ static void interpolate_double_backward_passes_gradcheck(void)
         }
         tsr_tensor *in[2] = {wave(cases[i].ndim, xs, 1, 1.0, false),
                              wave(cases[i].ndim, gs, 2, 1.0, true)};
-        CHECK_OK(tsr_gradcheck(f_interpolate_vjp, (void *)&cases[i],
-                               (const tsr_tensor *const *)in, 2, NULL, NULL));
+        CHECK_OK(tsr_gradcheck(f_interpolate_vjp, (void *)&cases[i], (const tsr_tensor *const *)in,
+                               2, NULL, NULL));
         tsr_tensor_release(in[0]);
         tsr_tensor_release(in[1]);
     }
@@ -417,8 +418,8 @@ static void grid_sample_gradients_reach_input_and_grid(void)
                     /* grid values reach past [-1, 1] and avoid pixel boundaries */
                     tsr_tensor *in[2] = {wave(k + 2, xs, k + padding, 1.0, true),
                                          wave(k + 2, gs, 7 + mode, 1.37, true)};
-                    tsr_status st = tsr_gradcheck(f_grid_sample, &gc,
-                                                  (const tsr_tensor *const *)in, 2, NULL, NULL);
+                    tsr_status st = tsr_gradcheck(f_grid_sample, &gc, (const tsr_tensor *const *)in,
+                                                  2, NULL, NULL);
                     if (st != TSR_OK)
                         fprintf(stderr, "grid_sample k=%d padding=%d mode=%d align=%d\n", k,
                                 padding, mode, align);

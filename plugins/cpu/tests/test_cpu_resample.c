@@ -74,8 +74,13 @@ static void run_case(tsr__cpu_backend *cpu, tsr__cpu_backend *single, const up_c
     tsr_resample_attrs at = {.struct_size = sizeof at, .mode = k->mode, .align_corners = k->align};
     for (int d = 0; d < 3; d++)
         at.scales[d] = k->scale;
-    tsr_kernel_args args = {.struct_size = sizeof args, .op = TSR_OP_UPSAMPLE, .num_inputs = 1,
-                            .num_outputs = 1, .inputs = &in, .outputs = &out_want, .attrs = &at};
+    tsr_kernel_args args = {.struct_size = sizeof args,
+                            .op = TSR_OP_UPSAMPLE,
+                            .num_inputs = 1,
+                            .num_outputs = 1,
+                            .inputs = &in,
+                            .outputs = &out_want,
+                            .attrs = &at};
     CHECK_OK(tsr__ref_kernel_upsample(single, &args));
     CHECK_OK(test_run(cpu, TSR_OP_UPSAMPLE, k->dtype, k->dtype, &in, 1, &out_got, 1, &at));
     CHECK_SAME_BITS(what, got, want, nout, esize(k->dtype));
@@ -126,8 +131,13 @@ static void strided_input_takes_the_reference_path(void)
         test_desc(want, TSR_FLOAT32, 4, out_shape, contiguous(out_shape, 4, sy));
     tsr_tensor_desc out_got = test_desc(got, TSR_FLOAT32, 4, out_shape, sy);
     tsr_resample_attrs at = {.struct_size = sizeof at, .mode = TSR_RESAMPLE_LINEAR};
-    tsr_kernel_args args = {.struct_size = sizeof args, .op = TSR_OP_UPSAMPLE, .num_inputs = 1,
-                            .num_outputs = 1, .inputs = &in, .outputs = &out_want, .attrs = &at};
+    tsr_kernel_args args = {.struct_size = sizeof args,
+                            .op = TSR_OP_UPSAMPLE,
+                            .num_inputs = 1,
+                            .num_outputs = 1,
+                            .inputs = &in,
+                            .outputs = &out_want,
+                            .attrs = &at};
     CHECK_OK(tsr__ref_kernel_upsample(cpu, &args));
     CHECK_OK(test_run(cpu, TSR_OP_UPSAMPLE, TSR_FLOAT32, TSR_FLOAT32, &in, 1, &out_got, 1, &at));
     CHECK_SAME_BITS("strided", got, want, 594, 4);

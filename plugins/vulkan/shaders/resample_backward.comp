@@ -109,7 +109,8 @@ void main()
                     float w2;
                     if (!weight_at(ax[2], j2, pos[2], w2))
                         continue;
-                    uint at = o.y + uint(j0) * stride[0] + uint(j1) * stride[1] + uint(j2) * stride[2];
+                    uint at = o.y + uint(j0) * stride[0] + uint(j1) * stride[1] +
+                              uint(j2) * stride[2];
                     acc += load_g(at) * (w0 * w1 * w2);
                 }
             }

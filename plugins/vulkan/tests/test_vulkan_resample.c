@@ -44,7 +44,8 @@ static bool make_pair(int ndim, const int64_t *shape, uint64_t seed, double scal
     OK(tsr_randn(gen, ndim, shape, TSR_FLOAT32, ref, &raw));
     tsr_generator_destroy(gen);
     if (raw)
-        OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(raw), tsr_operand_scalar(tsr_scalar_float(scale)), r));
+        OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(raw),
+                      tsr_operand_scalar(tsr_scalar_float(scale)), r));
     tsr_tensor_release(raw);
     if (*r)
         OK(tsr_to_backend(*r, vk, v));
@@ -66,8 +67,8 @@ static void compare(const char *what, const tsr_tensor *got, const tsr_tensor *w
         int bad = 0;
         for (int64_t i = 0; i < n && bad < 3; ++i)
             if (!(fabs((double)g[i] - (double)w[i]) <= 1e-5 * fabs((double)w[i]) + 1e-5)) {
-                EXPECT(0, "%s, element %lld: vulkan %.9g, reference %.9g", what, (long long)i,
-                       g[i], w[i]);
+                EXPECT(0, "%s, element %lld: vulkan %.9g, reference %.9g", what, (long long)i, g[i],
+                       w[i]);
                 ++bad;
             }
     } else {
@@ -81,10 +82,10 @@ static void interpolate_matches_the_reference(void)
 {
     static const struct {
         int mode, ndim;
-    } modes[] = {{TSR_INTERPOLATE_NEAREST, 3},  {TSR_INTERPOLATE_NEAREST, 4},
-                 {TSR_INTERPOLATE_NEAREST, 5},  {TSR_INTERPOLATE_NEAREST_EXACT, 4},
-                 {TSR_INTERPOLATE_LINEAR, 3},   {TSR_INTERPOLATE_BILINEAR, 4},
-                 {TSR_INTERPOLATE_BICUBIC, 4},  {TSR_INTERPOLATE_TRILINEAR, 5}};
+    } modes[] = {{TSR_INTERPOLATE_NEAREST, 3}, {TSR_INTERPOLATE_NEAREST, 4},
+                 {TSR_INTERPOLATE_NEAREST, 5}, {TSR_INTERPOLATE_NEAREST_EXACT, 4},
+                 {TSR_INTERPOLATE_LINEAR, 3},  {TSR_INTERPOLATE_BILINEAR, 4},
+                 {TSR_INTERPOLATE_BICUBIC, 4}, {TSR_INTERPOLATE_TRILINEAR, 5}};
     static const double scales[] = {2.0, 1.7, 0.6, 1.2};
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; ++m) {
         int nd = modes[m].ndim, mode = modes[m].mode;
@@ -175,16 +176,16 @@ static void interpolate_gradient_matches_the_reference(void)
                 tsr_tensor *y = NULL, *gout_r = NULL, *gout_v = NULL;
                 OK(tsr_interpolate(r, 0, NULL, TSR_RESAMPLE_ONE_FOR_ALL, &scales[s], mode, ac,
                                    TSR_OPTION_NONE, &y));
-                if (!y || !make_pair(tsr_tensor_ndim(y), tsr_tensor_shape(y), 77 + s, 1.0,
-                                     &gout_r, &gout_v)) {
+                if (!y || !make_pair(tsr_tensor_ndim(y), tsr_tensor_shape(y), 77 + s, 1.0, &gout_r,
+                                     &gout_v)) {
                     tsr_tensor_release(y);
                     continue;
                 }
                 tsr_tensor *gr = input_gradient(r, gout_r, &scales[s], mode, ac, ref);
                 tsr_tensor *gv = input_gradient(v, gout_r, &scales[s], mode, ac, vk);
                 char what[96];
-                snprintf(what, sizeof what, "gradient: mode %d, %dd, align %d, scale %g", mode,
-                         nd, align, scales[s]);
+                snprintf(what, sizeof what, "gradient: mode %d, %dd, align %d, scale %g", mode, nd,
+                         align, scales[s]);
                 compare(what, gv, gr);
                 tsr_tensor_release(gr);
                 tsr_tensor_release(gv);
@@ -223,16 +224,16 @@ static void large_sizes_and_the_loop_budget(void)
     OK(tsr_interpolate(r, 0, NULL, TSR_RESAMPLE_ONE_FOR_ALL, &scale, TSR_INTERPOLATE_LINEAR,
                        TSR_OPTION_FALSE, TSR_OPTION_NONE, &y));
     if (y && make_pair(3, tsr_tensor_shape(y), 8, 1.0, &gout_r, &gout_v)) {
-        tsr_tensor *gr = input_gradient(r, gout_r, &scale, TSR_INTERPOLATE_LINEAR,
-                                        TSR_OPTION_FALSE, ref);
+        tsr_tensor *gr =
+            input_gradient(r, gout_r, &scale, TSR_INTERPOLATE_LINEAR, TSR_OPTION_FALSE, ref);
         tsr_tensor *leaf = NULL, *yv2 = NULL, *gv = NULL;
         OK(tsr_detach(v, &leaf));
         OK(tsr_tensor_set_requires_grad(leaf, true));
-        OK(tsr_interpolate(leaf, 0, NULL, TSR_RESAMPLE_ONE_FOR_ALL, &scale,
-                           TSR_INTERPOLATE_LINEAR, TSR_OPTION_FALSE, TSR_OPTION_NONE, &yv2));
-        int st = tsr_autograd_grad((const tsr_tensor *const *)&yv2, 1,
-                                   (const tsr_tensor *const *)&leaf, 1,
-                                   (const tsr_tensor *const *)&gout_v, 0, &gv);
+        OK(tsr_interpolate(leaf, 0, NULL, TSR_RESAMPLE_ONE_FOR_ALL, &scale, TSR_INTERPOLATE_LINEAR,
+                           TSR_OPTION_FALSE, TSR_OPTION_NONE, &yv2));
+        int st =
+            tsr_autograd_grad((const tsr_tensor *const *)&yv2, 1, (const tsr_tensor *const *)&leaf,
+                              1, (const tsr_tensor *const *)&gout_v, 0, &gv);
         printf("note: the 40000-fold upscaling's gradient %s\n",
                st == TSR_OK ? "ran on the device" : "was refused (loop budget)");
         if (st == TSR_OK)
@@ -270,8 +271,8 @@ static void grid_sample_matches_the_reference(void)
             for (int padding = 0; padding < 3; ++padding)
                 for (int align = 0; align < 2; ++align) {
                     char what[96];
-                    snprintf(what, sizeof what, "grid_sample %dd, mode %d, padding %d, align %d",
-                             k, mode, padding, align);
+                    snprintf(what, sizeof what, "grid_sample %dd, mode %d, padding %d, align %d", k,
+                             mode, padding, align);
                     tsr_tensor *yr = NULL, *yv = NULL;
                     OK(tsr_grid_sample(xr, gr, mode, padding, align, &yr));
                     OK(tsr_grid_sample(xv, gv, mode, padding, align, &yv));
