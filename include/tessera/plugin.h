@@ -373,11 +373,18 @@ typedef struct tsr_scalar {
  *     (1 - l, l), l = clamp(c - i0, 0, 1); cubic blends floor(c) - 1 ..
  *     floor(c) + 2, each index clamped into [0, s - 1], with Keys' cubic
  *     convolution weights (A = -0.75) of t = c - floor(c). A separable
- *     product of the per-dim weights; nearest registers uint8 too.
+ *     product of the per-dim weights, summed outermost dim first; nearest
+ *     registers uint8 too. bfloat16 (as ATen's CPU kernels): the scale, t
+ *     and the weights are rounded to bfloat16 (cubic weights computed in
+ *     bfloat16), the coordinates computed in float, and every product and
+ *     sum of the blend rounds to bfloat16.
  *   upsample_backward: (grad_y [N, C, o...]) -> (grad_x [N, C, s...]): the
  *     adjoint of upsample with the same attributes: grad_x is written whole
  *     (zeros, then every grad_y element times its weights added into the
  *     taps it read, in row-major order of y, so the result is deterministic).
+ *     Nearest takes ATen's backward indexing, which is not quite the
+ *     forward's: j itself when o == s and j / 2 when o == 2 s, whatever the
+ *     scale.
  *   grid_sampler: (x [N, C, s_1..s_k], grid [N, o_1..o_k, k]) ->
  *     (y [N, C, o_1..o_k]), k in 2..3; grid[..., 0] addresses the last
  *     spatial dim (width), grid[..., 1] the one before, grid[..., 2] depth.
