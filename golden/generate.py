@@ -35,6 +35,7 @@ from gen import elementwise_grad_complex  # noqa: E402
 from gen import pool  # noqa: E402
 from gen import conv  # noqa: E402
 from gen import index_embedding, products_chain, products_structured, products_vector  # noqa: E402
+from gen import resample  # noqa: E402
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -136,6 +137,10 @@ FAMILIES = [
     products_structured.diag_embed,
     products_structured.vander,
     index_embedding.max_norm_and_frequency,
+    resample.interpolate,
+    resample.upsample_aliases,
+    resample.grid_sample,
+    resample.affine_grid,
 ]
 
 

@@ -45,6 +45,7 @@ static const adapter_table adapter_tables[] = {
     {conf_bindings_pool, &conf_bindings_pool_count},
     {conf_bindings_conv, &conf_bindings_conv_count},
     {conf_bindings_products_vector, &conf_bindings_products_vector_count},
+    {conf_bindings_resample, &conf_bindings_resample_count},
 };
 
 const conf_adapter *conf_adapter_at(size_t index)
@@ -357,4 +358,29 @@ int conf_call_return_pair(conf_call *call, int status, tsr_tensor *first, tsr_te
 {
     conf_call_return(call, status, first);
     return conf_call_return(call, status, second);
+}
+
+/* ---- resample family: size= and scale_factor= (a number or a list) ---- */
+
+bool conf_arg_number_or_list(conf_call *call, const char *name, double *out, int *count)
+{
+    *count = 0;
+    const cJSON *v = take_arg(call, name);
+    if (!v)
+        return true;
+    if (conf_json_double(v, &out[0])) {
+        *count = -1;
+        return true;
+    }
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > TSR_MAX_DIMS)
+        return bind_fail(call, "%s: arg '%s' is not a number or a list of numbers", call->c->op,
+                         name);
+    const cJSON *item;
+    cJSON_ArrayForEach(item, v)
+    {
+        if (!conf_json_double(item, &out[*count]))
+            return bind_fail(call, "%s: arg '%s' holds a non-number", call->c->op, name);
+        (*count)++;
+    }
+    return true;
 }

@@ -102,4 +102,10 @@ int conf_call_return_self(conf_call *call, int status, tsr_tensor *self);
 /* Records two outputs (values then indices, ...) and passes the status on. */
 int conf_call_return_pair(conf_call *call, int status, tsr_tensor *first, tsr_tensor *second);
 
+/* ---- resample family ---- */
+/* size= or scale_factor=: absent or null gives *count 0, a number *count -1
+ * (TSR_RESAMPLE_ONE_FOR_ALL) and out[0], a list its length and values (at
+ * most TSR_MAX_DIMS). */
+bool conf_arg_number_or_list(conf_call *call, const char *name, double *out, int *count);
+
 #endif

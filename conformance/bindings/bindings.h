@@ -59,6 +59,8 @@ extern const conf_adapter conf_bindings_conv[];
 extern const size_t conf_bindings_conv_count;
 extern const conf_adapter conf_bindings_products_vector[];
 extern const size_t conf_bindings_products_vector_count;
+extern const conf_adapter conf_bindings_resample[];
+extern const size_t conf_bindings_resample_count;
 
 /* div's rounding_mode: NULL (true division), "trunc" or "floor"; any other
  * name gives -1, which the library must refuse as PyTorch refuses the name. */

@@ -78,5 +78,7 @@ extern const conf_diff_op conf_diff_draws_conv[];
 extern const size_t conf_diff_draws_conv_count;
 extern const conf_diff_op conf_diff_draws_products_vector[];
 extern const size_t conf_diff_draws_products_vector_count;
+extern const conf_diff_op conf_diff_draws_resample[];
+extern const size_t conf_diff_draws_resample_count;
 
 #endif

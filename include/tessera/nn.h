@@ -46,5 +46,6 @@ TSR_API tsr_status tsr_bilinear(const tsr_tensor *input1, const tsr_tensor *inpu
 #include "tessera/norm.h"
 #include "tessera/attention.h"
 #include "tessera/conv.h"
+#include "tessera/resample.h"
 
 #endif /* TESSERA_NN_H */

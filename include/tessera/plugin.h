@@ -23,6 +23,9 @@
  *  1.2 (CONV): ops TSR_OP_IM2COL, TSR_OP_COL2IM, TSR_OP_CONVOLUTION,
  *       TSR_OP_CONVOLUTION_BACKWARD_DATA, TSR_OP_CONVOLUTION_BACKWARD_WEIGHT
  *       and tsr_conv_attrs.
+ *  1.2 (RESAMPLE): ops TSR_OP_UPSAMPLE, TSR_OP_UPSAMPLE_BACKWARD,
+ *       TSR_OP_GRID_SAMPLER, TSR_OP_GRID_SAMPLER_BACKWARD and
+ *       tsr_resample_attrs.
  */
 #ifndef TESSERA_PLUGIN_H
 #define TESSERA_PLUGIN_H
@@ -193,7 +196,8 @@ typedef struct tsr_scalar {
     TSR_OP_LIST_SORT(X)                                                          \
     TSR_OP_LIST_NN(X)                                                            \
     TSR_OP_LIST_POOL(X)                                                          \
-    TSR_OP_LIST_CONV(X)
+    TSR_OP_LIST_CONV(X)                                                          \
+    TSR_OP_LIST_RESAMPLE(X)
 
 /* The second elementwise family. Binary ones take (a, b) in the computation
  * dtype; predicates (isnan, isinf, isfinite) output bool; lerp, addcmul and
@@ -444,6 +448,64 @@ typedef struct tsr_pool_attrs {
     X(CONVOLUTION, "convolution")                                                \
     X(CONVOLUTION_BACKWARD_DATA, "convolution_backward_data")                    \
     X(CONVOLUTION_BACKWARD_WEIGHT, "convolution_backward_weight")
+/* Resampling (ABI 1.2), attributes in tsr_resample_attrs. Every tensor is
+ * contiguous or strided as the row's flags say, of one dtype (the row's),
+ * with k spatial dims after the batch dim N and the channel dim C.
+ *   upsample: (x [N, C, s_1..s_k]) -> (y [N, C, o_1..o_k]), k in 1..3, with
+ *     mode TSR_RESAMPLE_NEAREST, _NEAREST_EXACT, _LINEAR (linear, bilinear,
+ *     trilinear by k) or _CUBIC (k = 2). For each spatial dim with input
+ *     size s, output size o and scales[d] (<= 0 meaning none) the scale is
+ *       align_corners: o > 1 ? (s - 1) / (o - 1) : 0
+ *       otherwise:     scales[d] > 0 ? 1 / scales[d] : s / o
+ *     and output position j reads source coordinate
+ *       nearest:        floor(j * scale)                 (float arithmetic)
+ *       nearest_exact:  floor((j + 0.5) * scale)         (float arithmetic)
+ *       linear:         align_corners ? j * scale : max((j + 0.5) * scale - 0.5, 0)
+ *       cubic:          align_corners ? j * scale : (j + 0.5) * scale - 0.5
+ *     (linear and cubic in float for float32 and bfloat16, in double for
+ *     float64), nearest indices clamped to s - 1; linear blends the two
+ *     neighbours i0 = trunc(c), i1 = min(i0 + 1, s - 1) with weights
+ *     (1 - l, l), l = clamp(c - i0, 0, 1); cubic blends floor(c) - 1 ..
+ *     floor(c) + 2, each index clamped into [0, s - 1], with Keys' cubic
+ *     convolution weights (A = -0.75) of t = c - floor(c). A separable
+ *     product of the per-dim weights, summed outermost dim first; nearest
+ *     registers uint8 too. bfloat16 (as ATen's CPU kernels): the scale, t
+ *     and the weights are rounded to bfloat16 (cubic weights computed in
+ *     bfloat16), the coordinates computed in float, and every product and
+ *     sum of the blend rounds to bfloat16.
+ *   upsample_backward: (grad_y [N, C, o...]) -> (grad_x [N, C, s...]): the
+ *     adjoint of upsample with the same attributes: grad_x is written whole
+ *     (zeros, then every grad_y element times its weights added into the
+ *     taps it read, in row-major order of y, so the result is deterministic).
+ *     Nearest takes ATen's backward indexing, which is not quite the
+ *     forward's: j itself when o == s and j / 2 when o == 2 s, whatever the
+ *     scale.
+ *   grid_sampler: (x [N, C, s_1..s_k], grid [N, o_1..o_k, k]) ->
+ *     (y [N, C, o_1..o_k]), k in 2..3; grid[..., 0] addresses the last
+ *     spatial dim (width), grid[..., 1] the one before, grid[..., 2] depth.
+ *     A coordinate g in [-1, 1] maps to align_corners ? (g + 1) / 2 * (s - 1)
+ *     : ((g + 1) * s - 1) / 2, then padding_mode TSR_GRID_PAD_BORDER clips
+ *     it into [0, s - 1], _REFLECTION reflects it about the borders (about
+ *     the corner pixel centres with align_corners, the image edges without)
+ *     and clips; with _ZEROS taps outside the input read 0. Coordinates
+ *     that are infinite or beyond +-INT_MAX become -100 (out of range).
+ *     mode TSR_RESAMPLE_LINEAR blends the 2^k neighbours floor(c), floor(c)+1;
+ *     TSR_RESAMPLE_NEAREST takes the neighbour at nearbyint(c) (ties to
+ *     even); TSR_RESAMPLE_CUBIC (k = 2) blends the 4 x 4 neighbours
+ *     floor(c) - 1 .. floor(c) + 2 of the unnormalised coordinates with
+ *     Keys' weights (A = -0.75), the padding mode applied to each tap's
+ *     coordinates (zeros: taps outside read 0). scales are ignored.
+ *   grid_sampler_backward: (grad_y, x, grid) -> (grad_x [x's shape],
+ *     grad_grid [grid's shape]), both written whole; grad_x accumulates in
+ *     row-major order of y; grad_grid is the derivative through the
+ *     unnormalisation and the padding (0 where clipping is flat, 0 for
+ *     nearest; for cubic through the unnormalisation only, the taps'
+ *     padding held fixed, as ATen). */
+#define TSR_OP_LIST_RESAMPLE(X)                                                  \
+    X(UPSAMPLE, "upsample")                                                      \
+    X(UPSAMPLE_BACKWARD, "upsample_backward")                                    \
+    X(GRID_SAMPLER, "grid_sampler")                                              \
+    X(GRID_SAMPLER_BACKWARD, "grid_sampler_backward")
 
 typedef enum tsr_op {
 #define TSR_OP_ENUM_(id, name) TSR_OP_##id,
@@ -554,6 +616,21 @@ typedef struct tsr_conv_attrs {
     int64_t groups;                             /* >= 1, divides Cin and Cout */
 } tsr_conv_attrs;
 enum { TSR_GELU_NONE = 0, TSR_GELU_TANH = 1 };
+/* Resampling (ABI 1.2): upsample and grid_sampler, see TSR_OP_LIST_RESAMPLE. */
+typedef struct tsr_resample_attrs {
+    uint32_t struct_size;
+    int32_t mode;          /* TSR_RESAMPLE_* */
+    int32_t align_corners; /* 0 or 1 */
+    int32_t padding_mode;  /* TSR_GRID_PAD_* (grid_sampler only) */
+    double scales[3];      /* upsample: per spatial dim, <= 0 for none */
+} tsr_resample_attrs;
+enum {
+    TSR_RESAMPLE_NEAREST = 0,
+    TSR_RESAMPLE_NEAREST_EXACT = 1,
+    TSR_RESAMPLE_LINEAR = 2,
+    TSR_RESAMPLE_CUBIC = 3,
+};
+enum { TSR_GRID_PAD_ZEROS = 0, TSR_GRID_PAD_BORDER = 1, TSR_GRID_PAD_REFLECTION = 2 };
 /* TSR_CLAMP_SCALAR_BOUNDS: the bounds were Python scalars. PyTorch's scalar
  * clamp then ignores a single NaN bound (with both bounds given, a NaN bound
  * still gives NaN); a tensor bound's NaN always propagates. */

@@ -79,6 +79,7 @@ int tsr__cpu_kernel_reduce(void *backend, const tsr_kernel_args *args);  /* redu
 int tsr__cpu_kernel_matmul(void *backend, const tsr_kernel_args *args);  /* products.c */
 int tsr__cpu_kernel_softmax(void *backend, const tsr_kernel_args *args); /* softmax.c */
 int tsr__cpu_kernel_pool(void *backend, const tsr_kernel_args *args);    /* pool_planes.c */
+int tsr__cpu_kernel_upsample(void *backend, const tsr_kernel_args *args); /* resample.c */
 int tsr__cpu_kernel_norm(void *backend, const tsr_kernel_args *args);    /* norm.c */
 int tsr__cpu_kernel_sort(void *backend, const tsr_kernel_args *args);    /* sort.c */
 int tsr__cpu_kernel_gather(void *backend, const tsr_kernel_args *args);  /* index_gather.c */

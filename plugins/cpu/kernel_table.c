@@ -78,6 +78,8 @@ static const kernel_override overrides[] = {
     {TSR_OP_CONVOLUTION_BACKWARD_DATA, DNNL_CONV_DTYPES, tsr__cpu_kernel_convolution_dnnl},
     {TSR_OP_CONVOLUTION_BACKWARD_WEIGHT, DNNL_CONV_DTYPES, tsr__cpu_kernel_convolution_dnnl},
 #endif
+    {TSR_OP_UPSAMPLE, TSR__REF_DTYPE_BIT(TSR_UINT8) | TSR__REF_SET_BFLOAT16 | FLOATS,
+     tsr__cpu_kernel_upsample},
 };
 
 /* Rows are few hundred to a few thousand; a linear scan at init is fine. */

@@ -39,6 +39,9 @@ static const uint32_t RMS_NORM_DTYPES = TSR__REF_SET_REAL;
 static const uint32_t CONV_DTYPES = TSR__REF_SET_REAL | TSR__REF_SET_COMPLEX;
 static const uint32_t DIRECT_CONV_DTYPES =
     TSR__REF_SET_BFLOAT16 | TSR__REF_SET_FLOAT3264 | TSR__REF_SET_COMPLEX;
+/* Resampling: PyTorch 1.13's CPU upsample kernels take bfloat16, float32 and
+ * float64 (nearest also uint8); grid_sampler float32 and float64. */
+static const uint32_t RESAMPLE_DTYPES = TSR__REF_SET_BFLOAT16 | TSR__REF_SET_FLOAT3264;
 
 static void add_op(table_writer *writer, int32_t op)
 {
@@ -169,6 +172,24 @@ static void add_op(table_writer *writer, int32_t op)
         case TSR_OP_CONVOLUTION_BACKWARD_WEIGHT:
             if (DIRECT_CONV_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
                 add(writer, op, dtype, dtype, tsr__ref_kernel_convolution);
+            }
+            break;
+        case TSR_OP_UPSAMPLE: /* the core refuses uint8 outside the nearest modes */
+            if ((RESAMPLE_DTYPES | TSR__REF_DTYPE_BIT(TSR_UINT8)) & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_upsample);
+            }
+            break;
+        case TSR_OP_UPSAMPLE_BACKWARD:
+            if (RESAMPLE_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_upsample);
+            }
+            break;
+        case TSR_OP_GRID_SAMPLER:
+        case TSR_OP_GRID_SAMPLER_BACKWARD:
+            if (TSR__REF_SET_FLOAT3264 & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype,
+                    op == TSR_OP_GRID_SAMPLER ? tsr__ref_kernel_grid_sampler
+                                              : tsr__ref_kernel_grid_sampler_backward);
             }
             break;
         default: {

@@ -34,5 +34,11 @@ int64_t tsr__ref_conv_windows(const tsr_conv_attrs *a, int d, int64_t in);
 /* convolution, convolution_backward_data and convolution_backward_weight
  * from the definition, floating and complex dtypes (conv_direct.c). */
 int tsr__ref_kernel_convolution(void *backend, const tsr_kernel_args *args);
+/* upsample and upsample_backward, (dtype, dtype): nearest modes for uint8,
+ * bfloat16, float32 and float64, the others floating only (resample.c). */
+int tsr__ref_kernel_upsample(void *backend, const tsr_kernel_args *args);
+/* grid_sampler and grid_sampler_backward, float32 and float64 (resample_grid.c). */
+int tsr__ref_kernel_grid_sampler(void *backend, const tsr_kernel_args *args);
+int tsr__ref_kernel_grid_sampler_backward(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_REFERENCE_KERNELS_H */

@@ -35,5 +35,13 @@ int main(int argc, char **argv)
            TSR__VK_META_WORDS);
     printf("#define TSR_STATUS_INT_DIV_BY_ZERO %uu\n", TSR__VK_STATUS_INT_DIV_BY_ZERO);
     printf("#define TSR_MODE_CHECK_DIVISOR %d\n", TSR__VK_MODE_CHECK_DIVISOR);
+    /* resampling (resample.comp, resample_grid.comp) */
+    printf("#define TSR_RESAMPLE_NEAREST %d\n#define TSR_RESAMPLE_NEAREST_EXACT %d\n",
+           TSR_RESAMPLE_NEAREST, TSR_RESAMPLE_NEAREST_EXACT);
+    printf("#define TSR_RESAMPLE_LINEAR %d\n#define TSR_RESAMPLE_CUBIC %d\n", TSR_RESAMPLE_LINEAR,
+           TSR_RESAMPLE_CUBIC);
+    printf("#define TSR_GRID_PAD_ZEROS %d\n#define TSR_GRID_PAD_BORDER %d\n", TSR_GRID_PAD_ZEROS,
+           TSR_GRID_PAD_BORDER);
+    printf("#define TSR_GRID_PAD_REFLECTION %d\n", TSR_GRID_PAD_REFLECTION);
     return fclose(stdout) == 0 ? 0 : 1;
 }

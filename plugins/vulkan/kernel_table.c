@@ -234,6 +234,15 @@ static size_t tsr__vk_fill_table(struct tsr__vk_backend *b)
                     (tsr_kernel_entry){op, TSR_FLOAT32, TSR_FLOAT32, 0, tsr__vk_kernel_pool};
             ++n;
         }
+    /* Resampling, float32 (resample.c). */
+    if (tsr__vk_shader_supported(dev, TSR__VK_SHADER_RESAMPLE))
+        tsr__vk_add(b, &n, TSR_OP_UPSAMPLE, TSR_FLOAT32, TSR_FLOAT32, tsr__vk_kernel_upsample);
+    if (tsr__vk_shader_supported(dev, TSR__VK_SHADER_RESAMPLE_BACKWARD))
+        tsr__vk_add(b, &n, TSR_OP_UPSAMPLE_BACKWARD, TSR_FLOAT32, TSR_FLOAT32,
+                    tsr__vk_kernel_upsample);
+    if (tsr__vk_shader_supported(dev, TSR__VK_SHADER_RESAMPLE_GRID))
+        tsr__vk_add(b, &n, TSR_OP_GRID_SAMPLER, TSR_FLOAT32, TSR_FLOAT32,
+                    tsr__vk_kernel_grid_sampler);
     return n;
 }
 

@@ -105,5 +105,9 @@ int tsr__vk_copy_supported(const struct tsr__vk_device *dev, int32_t from, int32
  * `op` runs here. */
 int tsr__vk_kernel_pool(void *backend, const tsr_kernel_args *args);
 int tsr__vk_pool_supported(const struct tsr__vk_backend *b, int32_t op);
+/* resample.c: upsample, upsample_backward (the same function) and
+ * grid_sampler, float32. */
+int tsr__vk_kernel_upsample(void *backend, const tsr_kernel_args *args);
+int tsr__vk_kernel_grid_sampler(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_VULKAN_KERNELS_H */

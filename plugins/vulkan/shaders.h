@@ -47,7 +47,10 @@ enum { TSR__VK_NEEDS_INT64 = 1, TSR__VK_NEEDS_FLOAT64 = 2 };
     X(TRI, "tri", 0)                                                                               \
     X(POOL, "pool", 0)                                                                             \
     X(IM2COL, "conv_im2col", 0)                                                                    \
-    X(COL2IM, "conv_col2im", 0)
+    X(COL2IM, "conv_col2im", 0)                                                                    \
+    X(RESAMPLE, "resample", 0)                                                                     \
+    X(RESAMPLE_GRID, "resample_grid", 0)                                                           \
+    X(RESAMPLE_BACKWARD, "resample_backward", 0)
 
 enum tsr__vk_shader {
 #define TSR__VK_SHADER_ENUM_(id, stem, needs) TSR__VK_SHADER_##id,

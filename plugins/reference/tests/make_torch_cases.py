@@ -580,6 +580,39 @@ def nn_support(w):
             w.supported.add(("TSR_OP_RMS_NORM", ENUM[dt], ENUM[dt]))
 
 
+# ------------------------------------------------ resampling
+# No cases here (tests/ops/test_resample.c and the golden cases check
+# values): the dtypes of PyTorch's CPU upsample kernels (any mode: nearest
+# takes the most) and their backward, and of grid_sampler and its backward,
+# all (dtype, dtype).
+def resample_support(w):
+    import torch.nn.functional as F
+
+    def backward(fn, x):
+        x = x.clone().requires_grad_()
+        fn(x).sum().backward()
+        return x.grad
+
+    probes = {
+        "UPSAMPLE": lambda x: F.interpolate(x, scale_factor=2.0, mode="nearest"),
+        "UPSAMPLE_BACKWARD": lambda x: backward(
+            lambda v: F.interpolate(v, scale_factor=2.0, mode="bilinear"), x),
+        "GRID_SAMPLER": lambda x: F.grid_sample(x, torch.zeros(1, 2, 2, 2, dtype=x.dtype),
+                                                align_corners=False),
+        "GRID_SAMPLER_BACKWARD": lambda x: backward(
+            lambda v: F.grid_sample(v, torch.zeros(1, 2, 2, 2, dtype=x.dtype),
+                                    align_corners=False), x),
+    }
+    for _, dt in DTYPES:
+        x = torch.ones(1, 1, 2, 2).to(dt)
+        for name, fn in probes.items():
+            try:
+                r = fn(x)
+            except RuntimeError:
+                continue
+            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+
+
 OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAINDER", "POW",
             "MAXIMUM", "MINIMUM", "EQ", "NE", "LT", "LE", "GT", "GE", "LOGICAL_AND",
             "LOGICAL_OR", "LOGICAL_XOR", "NEG", "ABS", "SIGN", "EXP", "LOG", "LOG1P", "EXPM1",
@@ -597,7 +630,8 @@ OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAIND
             "MATMUL"] + [
             "INDEX_SELECT", "GATHER", "SCATTER", "INDEX_ADD", "INDEX_COPY", "NONZERO", "TRIL",
             "TRIU", "SORT", "SEARCHSORTED"] + [
-            "SOFTMAX", "LOG_SOFTMAX", "LAYER_NORM", "RMS_NORM", "CROSS_ENTROPY"]
+            "SOFTMAX", "LOG_SOFTMAX", "LAYER_NORM", "RMS_NORM", "CROSS_ENTROPY"] + [
+            "UPSAMPLE", "UPSAMPLE_BACKWARD", "GRID_SAMPLER", "GRID_SAMPLER_BACKWARD"]
 
 if __name__ == "__main__":
     writer = Writer()
@@ -615,4 +649,5 @@ if __name__ == "__main__":
     matmul_support(writer)
     index_support(writer)
     nn_support(writer)
+    resample_support(writer)
     emit(writer)
