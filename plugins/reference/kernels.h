@@ -21,5 +21,7 @@ int tsr__ref_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
  * the dtypes in tsr__ref_matmul_dtypes (products.c). */
 extern const uint32_t tsr__ref_matmul_dtypes;
 int tsr__ref_kernel_matmul(void *backend, const tsr_kernel_args *args);
+/* fft_c2c, fft_r2c, fft_c2r over attrs->axes_mask, in double (fft.c). */
+int tsr__ref_kernel_fft(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_REFERENCE_KERNELS_H */

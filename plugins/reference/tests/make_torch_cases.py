@@ -580,6 +580,27 @@ def nn_support(w):
             w.supported.add(("TSR_OP_RMS_NORM", ENUM[dt], ENUM[dt]))
 
 
+# ------------------------------------------------ Fourier transforms
+# No cases here (plugins/reference/tests/test_fft_bound.c and the golden
+# cases check values): the dtypes PyTorch's CPU transforms take without
+# converting, c2c complex to itself, r2c real to its complex, c2r back.
+def fft_support(w):
+    probes = {
+        "FFT_C2C": lambda x: torch.fft.fft(x) if x.is_complex() else None,
+        "FFT_R2C": lambda x: torch.fft.rfft(x) if x.is_floating_point() else None,
+        "FFT_C2R": lambda x: torch.fft.irfft(x) if x.is_complex() else None,
+    }
+    for _, dt in DTYPES:
+        x = torch.tensor([[1, 0], [2, 1]]).to(dt)
+        for name, fn in probes.items():
+            try:
+                r = fn(x)
+            except RuntimeError:
+                continue
+            if r is not None:
+                w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+
+
 OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAINDER", "POW",
             "MAXIMUM", "MINIMUM", "EQ", "NE", "LT", "LE", "GT", "GE", "LOGICAL_AND",
             "LOGICAL_OR", "LOGICAL_XOR", "NEG", "ABS", "SIGN", "EXP", "LOG", "LOG1P", "EXPM1",
@@ -597,7 +618,8 @@ OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAIND
             "MATMUL"] + [
             "INDEX_SELECT", "GATHER", "SCATTER", "INDEX_ADD", "INDEX_COPY", "NONZERO", "TRIL",
             "TRIU", "SORT", "SEARCHSORTED"] + [
-            "SOFTMAX", "LOG_SOFTMAX", "LAYER_NORM", "RMS_NORM", "CROSS_ENTROPY"]
+            "SOFTMAX", "LOG_SOFTMAX", "LAYER_NORM", "RMS_NORM", "CROSS_ENTROPY"] + [
+            "FFT_C2C", "FFT_R2C", "FFT_C2R"]
 
 if __name__ == "__main__":
     writer = Writer()
@@ -615,4 +637,5 @@ if __name__ == "__main__":
     matmul_support(writer)
     index_support(writer)
     nn_support(writer)
+    fft_support(writer)
     emit(writer)
