@@ -361,23 +361,24 @@ typedef struct tsr_scalar {
  *     Y[k] = scale * sum_{j < n} X[j] exp(s 2 pi i j k / n),
  * where scale is the product over the transformed dims of 1 (norm
  * TSR_FFT_NORM_NONE), 1/n_d (TSR_FFT_NORM_BY_N) or 1/sqrt(n_d)
- * (TSR_FFT_NORM_BY_SQRT_N), applied once to the whole result. A dim of
- * zero points is refused by the core before any kernel runs.
+ * (TSR_FFT_NORM_BY_SQRT_N), applied once to the whole result.
  *   fft_c2c: (complex64 | complex128 x) -> the same dtype and shape, in
  *     `direction`.
- *   fft_r2c: (float32 | float64 x) -> complex64 | complex128, the forward
- *     transform (direction must be TSR_FFT_FORWARD); along the last
- *     transformed dim L (highest bit of axes_mask) the output holds bins 0
- *     to n/2 only, so its extent there is n/2 + 1 and every other extent is
- *     the input's.
- *   fft_c2r: (complex64 | complex128 x) -> float32 | float64, the inverse
- *     transform (direction must be TSR_FFT_INVERSE) along every dim but L,
- *     then along L the real part of the inverse transform of the n points
- *     X'[k] = X[k] for k <= n/2 and conj(X[n - k]) above, n being the
- *     OUTPUT's extent along L and the input's extent there n/2 + 1. The
- *     imaginary parts of bin 0 and, for even n, of bin n/2 never contribute;
- *     this is one linear map for every operand, Hermitian or not. The norm's
- *     n_d along L is n. Other extents equal the input's.
+ *   fft_r2c: (float32 | float64 x) -> complex64 | complex128, the
+ *     transform in `direction`; along the last transformed dim L (highest
+ *     bit of axes_mask) the output holds bins 0 to n/2 only, so its extent
+ *     there is n/2 + 1 (n the input's), every other extent the input's.
+ *     (torch.fft.rfft is the forward one; ihfft the inverse one.)
+ *   fft_c2r: (complex64 | complex128 x) -> float32 | float64, the transform
+ *     in `direction` along every dim but L, then along L the real part of
+ *     the transform of the n points X'[k] = X[k] for k <= n/2 and
+ *     conj(X[n - k]) above, n being the OUTPUT's extent along L and the
+ *     input's extent there n/2 + 1. The imaginary parts of bin 0 and, for
+ *     even n, of bin n/2 never contribute: this is one linear map for every
+ *     operand, Hermitian or not. The norm's n_d along L is n; other extents
+ *     equal the input's. (irfft is the inverse one; hfft the forward one.)
+ * A transform of zero points is the empty sum (an r2c of n = 0 gives one
+ * bin of +0); the core refuses those before any kernel runs, as PyTorch.
  * A kernel states its error bound (docs/accuracy.md, "Fourier transforms"). */
 #define TSR_OP_LIST_FFT(X)                                                       \
     X(FFT_C2C, "fft_c2c")                                                        \

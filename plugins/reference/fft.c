@@ -8,7 +8,7 @@
  * its values and its length alone, so neither the layout nor the batch
  * changes a bit of the result. r2c transforms its last axis first (real
  * lines in, bins 0..n/2 out); c2r transforms it last (the n points rebuilt
- * from the n/2 + 1 bins, real parts out). */
+ * from the n/2 + 1 bins, real parts out). Both run in either direction. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +141,7 @@ static void r2c_line(fft_call *call, void *context, int64_t tensor_offset, int64
                                                            : ((const double *)io->base)[at];
         call->line[2 * j + 1] = 0.0;
     }
-    tsr__ref_fft_execute(call->plans[call->last], call->line, -1, call->scratch);
+    tsr__ref_fft_execute(call->plans[call->last], call->line, call->sign, call->scratch);
     double *w = call->work + 2 * work_offset;
     for (int64_t k = 0; k <= n / 2; k++) {
         w[2 * k * step] = call->line[2 * k];
@@ -160,7 +160,7 @@ static void c2r_line(fft_call *call, void *context, int64_t work_offset, int64_t
         call->line[2 * k] = w[2 * bin * step];
         call->line[2 * k + 1] = k <= n / 2 ? w[2 * bin * step + 1] : -w[2 * bin * step + 1];
     }
-    tsr__ref_fft_execute(call->plans[call->last], call->line, 1, call->scratch);
+    tsr__ref_fft_execute(call->plans[call->last], call->line, call->sign, call->scratch);
     for (int64_t j = 0; j < n; j++) {
         int64_t at = tensor_offset + j * io->step;
         double value = call->line[2 * j] * call->scale;
@@ -226,11 +226,7 @@ static int check_call(const tsr__ref_backend *backend, const tsr_kernel_args *ar
                               "fft axes mask 0x%x does not fit a tensor of %d dims",
                               (unsigned)attrs->axes_mask, (int)ndim);
     }
-    int want_sign = args->op == TSR_OP_FFT_R2C ? TSR_FFT_FORWARD
-                    : args->op == TSR_OP_FFT_C2R ? TSR_FFT_INVERSE
-                                                 : 0;
     if ((attrs->direction != TSR_FFT_FORWARD && attrs->direction != TSR_FFT_INVERSE) ||
-        (want_sign != 0 && attrs->direction != want_sign) ||
         (attrs->norm < TSR_FFT_NORM_NONE || attrs->norm > TSR_FFT_NORM_BY_SQRT_N)) {
         return tsr__ref_error(backend, TSR_ERR_INVALID_ARGUMENT,
                               "fft direction %d or norm %d is not valid here",
