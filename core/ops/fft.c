@@ -175,6 +175,22 @@ static tsr_status resize_input(const char *name, tsr_tensor *x, const fft_desc *
     return TSR_OK;
 }
 
+/* Gradients are not implemented yet: the node records the op, so a
+ * backward through it fails naming it. Where the core cannot record on the
+ * result (a complex one, today), a graph would lose the input silently, so
+ * the call is refused instead while the input requires grad. */
+static tsr_status record_grad(const char *name, const tsr_tensor *t, tsr_tensor *y)
+{
+    tsr_status st = tsr__grad_record_unimplemented(name, &t, 1, y);
+    if (st == TSR_OK && tsr__grad_wanted(&t, 1) && !tsr_tensor_requires_grad(y)) {
+        st = tsr__set_error(TSR_ERR_UNIMPLEMENTED,
+                            "%s: the input requires grad, and gradients through a complex "
+                            "result are not implemented yet",
+                            name);
+    }
+    return st;
+}
+
 /* The whole transform: kind is the kernel, sign its direction, forward_norm
  * whether norm reads as for a forward transform. */
 typedef struct fft_spec {
@@ -219,7 +235,7 @@ static tsr_status fft_transform(const fft_spec *spec, const tsr_tensor *t, const
         st = tsr_clone(x, &y);
         tsr_tensor_release(x);
         if (st == TSR_OK) {
-            st = tsr__grad_record_unimplemented(name, &t, 1, y);
+            st = record_grad(name, t, y);
         }
         return tsr__deliver(st, y, out);
     }
@@ -271,7 +287,7 @@ static tsr_status fft_transform(const fft_spec *spec, const tsr_tensor *t, const
         y = st == TSR_OK ? back : NULL;
     }
     if (st == TSR_OK) {
-        st = tsr__grad_record_unimplemented(name, &t, 1, y);
+        st = record_grad(name, t, y);
     }
     return tsr__deliver(st, y, out);
 }
