@@ -83,5 +83,7 @@ int tsr__cpu_kernel_sort(void *backend, const tsr_kernel_args *args);    /* sort
 int tsr__cpu_kernel_gather(void *backend, const tsr_kernel_args *args);  /* index_gather.c */
 /* loss_cross_entropy.c */
 int tsr__cpu_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
+/* fft.c: fft_c2c, fft_r2c, fft_c2r */
+int tsr__cpu_kernel_fft(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_CPU_BACKEND_H */
