@@ -34,6 +34,7 @@ typedef struct line_job {
     int64_t lines, lines_per_task;
     tsr__cpu_pool *pool; /* for the passes of a lone line */
     int *failed;         /* set (atomically) by a task out of memory */
+    tsr__cpu_cache *cache; /* line buffers come from the backend's cache: no page faults */
 } line_job;
 
 #define LINE_T float
@@ -68,8 +69,9 @@ static void lines_task(void *context, int64_t task)
 {
     const line_job *job = context;
     size_t size = job->wide ? sizeof(double) : sizeof(float);
-    int64_t points = job->n; /* a packed plan needs half */
-    void *buffers = malloc((size_t)(2 * points + 2 * job->plan->scratch_points) * size + 64);
+    int64_t points = job->plan->n; /* a packed real line needs half its n */
+    void *buffers =
+        tsr__cpu_alloc(job->cache, (size_t)(2 * points + 2 * job->plan->scratch_points) * size);
     if (buffers == NULL) {
         __atomic_store_n(job->failed, 1, __ATOMIC_RELAXED);
         return;
@@ -88,7 +90,7 @@ static void lines_task(void *context, int64_t task)
             line_f32(job, job->src + s, job->dst + d, (float *)re, (float *)im, scratch, pool);
         }
     }
-    free(buffers);
+    tsr__cpu_free(job->cache, buffers);
 }
 
 static void run_lines(tsr__cpu_backend *backend, line_job *job)
@@ -277,7 +279,7 @@ int tsr__cpu_kernel_fft(void *backend_ptr, const tsr_kernel_args *args)
     }
     char *work = NULL;
     if (op == TSR_OP_FFT_C2R && count > 1) {
-        work = malloc((size_t)numel * 2 * part);
+        work = tsr__cpu_alloc(backend->cache, (size_t)numel * 2 * part);
         if (work == NULL) {
             return tsr__ref_kernel_fft(backend_ptr, args);
         }
@@ -291,7 +293,7 @@ int tsr__cpu_kernel_fft(void *backend_ptr, const tsr_kernel_args *args)
         int owned = 0;
         tsr__cpu_fft_plan *plan = get_plan(n, wide, packed, passes, &owned);
         if (plan == NULL) {
-            free(work);
+            tsr__cpu_free(backend->cache, work);
             return tsr__ref_kernel_fft(backend_ptr, args); /* it recomputes every dim */
         }
         line_job job = {.passes = passes,
@@ -318,15 +320,16 @@ int tsr__cpu_kernel_fft(void *backend_ptr, const tsr_kernel_args *args)
         job.scale = final ? scale : 1.0;
         int failed = 0;
         job.failed = &failed;
+        job.cache = backend->cache;
         run_lines(backend, &job);
         if (owned) {
             tsr__cpu_fft_plan_destroy(plan);
         }
         if (__atomic_load_n(&failed, __ATOMIC_RELAXED)) {
-            free(work);
+            tsr__cpu_free(backend->cache, work);
             return tsr__ref_kernel_fft(backend_ptr, args); /* it recomputes every dim */
         }
     }
-    free(work);
+    tsr__cpu_free(backend->cache, work);
     return TSR_OK;
 }
