@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cpu_backend.h"
-#include "cpu_fft.h"
+#include "fft_cpu.h"
 #include "kernels.h" /* tsr__ref_kernel_fft */
 
 enum { LINE_C2C, LINE_R2C, LINE_C2R };

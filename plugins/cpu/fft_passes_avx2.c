@@ -1,6 +1,6 @@
 /* The Stockham passes (fft_passes.inc) for the avx2 set, compiled with its
  * instruction-set flags in this file only (plugins/cpu/CMakeLists.txt). */
-#include "cpu_fft.h"
+#include "fft_cpu.h"
 
 #define FFT_T float
 #define FFT_FN(name) avx2##_##name##_f32

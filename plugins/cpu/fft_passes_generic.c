@@ -1,6 +1,6 @@
 /* The Stockham passes (fft_passes.inc) for the generic set, compiled with the
  * compiler's baseline. */
-#include "cpu_fft.h"
+#include "fft_cpu.h"
 
 #define FFT_T float
 #define FFT_FN(name) generic##_##name##_f32

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_fft.h"
+#include "fft_cpu.h"
 #include "cpu_pool.h"
 
 static const double TWO_PI = 6.283185307179586476925286766559;

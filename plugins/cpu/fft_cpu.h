@@ -9,8 +9,8 @@
  * -ffp-contract=off and no reassociation, so the sets agree bit for bit, and
  * which thread computes a point never changes how it is computed: the bits
  * are the same for any thread count and instruction set. */
-#ifndef TSR_CPU_FFT_H
-#define TSR_CPU_FFT_H
+#ifndef TSR_CPU_FFT_CPU_H
+#define TSR_CPU_FFT_CPU_H
 
 #include <stdint.h>
 
@@ -76,4 +76,4 @@ typedef struct tsr__cpu_pool tsr__cpu_pool;
 void tsr__cpu_fft_execute(const tsr__cpu_fft_plan *plan, const tsr__cpu_fft_passes *k,
                           tsr__cpu_pool *pool, void *re, void *im, int sign, void *scratch);
 
-#endif /* TSR_CPU_FFT_H */
+#endif /* TSR_CPU_FFT_CPU_H */
