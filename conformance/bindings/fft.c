@@ -129,6 +129,33 @@ static int adapt_window(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
+/* torch.stft(input, n_fft, hop_length=None, win_length=None, window=None,
+ * center=True, pad_mode='reflect', normalized=False, onesided=None,
+ * return_complex=None). */
+static int adapt_stft(conf_call *call)
+{
+    tsr_tensor *t, *window = NULL, *out = NULL;
+    int64_t n_fft, hop, win;
+    bool center, normalized, onesided = false, complex_out = false;
+    const char *pad_mode;
+    bool has_onesided = conf_arg_present(call, "onesided");
+    bool has_complex = conf_arg_present(call, "return_complex");
+    if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor_opt(call, "window", &window) ||
+        !conf_arg_int(call, "n_fft", &n_fft) ||
+        !conf_arg_int_or(call, "hop_length", TSR_FFT_N_DEFAULT, &hop) ||
+        !conf_arg_int_or(call, "win_length", TSR_FFT_N_DEFAULT, &win) ||
+        !conf_arg_bool_or(call, "center", true, &center) ||
+        !conf_arg_string_or(call, "pad_mode", "reflect", &pad_mode) ||
+        !conf_arg_bool_or(call, "normalized", false, &normalized) ||
+        (has_onesided && !conf_arg_bool_or(call, "onesided", false, &onesided)) ||
+        (has_complex && !conf_arg_bool_or(call, "return_complex", false, &complex_out)))
+        return CONF_BIND_SKIP;
+    int st = tsr_stft(t, n_fft, hop, win, window, center, pad_mode, normalized,
+                      has_onesided ? (int)onesided : -1, has_complex ? (int)complex_out : -1,
+                      &out);
+    return conf_call_return(call, st, out);
+}
+
 const conf_adapter conf_bindings_fft[] = {
     {"fft_fft", adapt_one_dim, TSR_OP_FFT_C2C, 0},
     {"fft_ifft", adapt_one_dim, TSR_OP_FFT_C2C, 0},
@@ -157,5 +184,6 @@ const conf_adapter conf_bindings_fft[] = {
     {"blackman_window", adapt_window, -1, 0},
     {"bartlett_window", adapt_window, -1, 0},
     {"kaiser_window", adapt_window, -1, 0},
+    {"stft", adapt_stft, TSR_OP_FFT_C2C, 0},
 };
 const size_t conf_bindings_fft_count = sizeof conf_bindings_fft / sizeof conf_bindings_fft[0];

@@ -269,7 +269,55 @@ def windows(b):
                expect="error")
 
 
+def _stft(input, window=None, **kw):
+    return torch.stft(input, window=window, **kw)
+
+
+def stft(b):
+    rng = np.random.default_rng(41)
+    layouts = [("default", (64,), {"n_fft": 16}),
+               ("hop_win", (60,), {"n_fft": 12, "hop_length": 5, "win_length": 9}),
+               ("no_center", (50,), {"n_fft": 16, "hop_length": 4, "center": False}),
+               ("batch", (3, 40), {"n_fft": 8, "hop_length": 3}),
+               ("normalized", (48,), {"n_fft": 10, "normalized": True}),
+               ("two_sided", (40,), {"n_fft": 8, "onesided": False})]
+    for mode in ("reflect", "constant", "replicate", "circular"):
+        layouts.append((f"pad_{mode}", (30,), {"n_fft": 8, "hop_length": 2, "pad_mode": mode}))
+    for dt in ("float32", "float64", "complex64"):
+        for label, shape, args in layouts:
+            if dt == "complex64" and "onesided" not in args:
+                args = dict(args, onesided=False)
+            spec, x = _operand(rng, shape, dt)
+            frames_pts = args["n_fft"]
+            b.case("stft", f"{SHORT[dt]}_{label}", _stft, {"input": spec},
+                   dict(args, return_complex=True), rtol=0.0,
+                   atol=_atol("fft_fft", "c2c", x, frames_pts, None))
+        wspec, w = _operand(rng, (12,), "float32" if dt != "float64" else "float64")
+        spec, x = _operand(rng, (70,), dt)
+        b.case("stft", f"{SHORT[dt]}_window", _stft, {"input": spec, "window": wspec},
+               {"n_fft": 16, "win_length": 12, "hop_length": 4, "return_complex": True,
+                "onesided": dt != "complex64"},
+               rtol=0.0, atol=_atol("fft_fft", "c2c", x * float(w.abs().max()), 16, None))
+    err = {"input": T((40,), "float32")}
+    b.case("stft", "n_fft_zero_error", _stft, err, {"n_fft": 0, "return_complex": True},
+           expect="error")
+    b.case("stft", "hop_zero_error", _stft, err, {"n_fft": 8, "hop_length": 0,
+                                                   "return_complex": True}, expect="error")
+    b.case("stft", "win_length_error", _stft, err, {"n_fft": 8, "win_length": 9,
+                                                     "return_complex": True}, expect="error")
+    b.case("stft", "window_size_error", _stft, {"input": T((40,), "float32"),
+                                                "window": T((7,), "float32")},
+           {"n_fft": 8, "return_complex": True}, expect="error")
+    b.case("stft", "three_d_error", _stft, {"input": T((2, 2, 40), "float32")},
+           {"n_fft": 8, "return_complex": True}, expect="error")
+    b.case("stft", "onesided_complex_error", _stft, {"input": T((40,), "complex64")},
+           {"n_fft": 8, "onesided": True, "return_complex": True}, expect="error")
+    b.case("stft", "pad_mode_error", _stft, err, {"n_fft": 8, "pad_mode": "bogus",
+                                                   "return_complex": True}, expect="error")
+
+
 def fft(b):
+    stft(b)
     one_dim(b)
     n_dim(b)
     helpers(b)

@@ -92,6 +92,19 @@ TSR_API tsr_status tsr_fft_fftshift(const tsr_tensor *t, const int64_t *dims, in
 TSR_API tsr_status tsr_fft_ifftshift(const tsr_tensor *t, const int64_t *dims, int ndims,
                                      tsr_tensor **out);
 
+/* torch.stft(input, n_fft, hop_length, win_length, window, center, pad_mode,
+ * normalized, onesided, return_complex) of a 1-d signal or a batch [B, T]:
+ * [B,] freq x frames, complex. hop_length and win_length take
+ * TSR_FFT_N_DEFAULT for None (n_fft / 4 and n_fft), window NULL for None
+ * (rectangular), pad_mode NULL for "reflect" ("constant", "replicate",
+ * "circular"), onesided and return_complex -1 for None. Only
+ * return_complex true is computed (PyTorch's real pairs are deprecated);
+ * gradients are refused for now. */
+TSR_API tsr_status tsr_stft(const tsr_tensor *input, int64_t n_fft, int64_t hop_length,
+                            int64_t win_length, const tsr_tensor *window, bool center,
+                            const char *pad_mode, bool normalized, int onesided,
+                            int return_complex, tsr_tensor **out);
+
 /* The windows of torch 1.13: window_length points (0 gives an empty tensor,
  * 1 a single 1); periodic computes window_length + 1 and drops the last.
  * dtype TSR_DTYPE_INFER is float32; float32 and float64 are computed (the

@@ -226,6 +226,39 @@ static void gradients_are_refused_not_silently_zero(void)
     tsr_tensor_release(t);
 }
 
+/* A hann-windowed frame of a pure tone peaks at its bin; the frames are a
+ * view, so an input that requires grad is refused, not dropped. */
+static void stft_finds_the_tone_and_refuses_gradients(void)
+{
+    int64_t n = 256;
+    double *x = malloc((size_t)n * sizeof(double));
+    for (int64_t i = 0; i < n; i++)
+        x[i] = cos(2 * PI * 8.0 * (double)i / 64.0); /* bin 8 of 64 */
+    tsr_tensor *t = from_doubles(x, 1, &n, TSR_FLOAT64), *w = NULL, *s = NULL;
+    CHECK_OK(tsr_hann_window(64, true, TSR_FLOAT64, NULL, &w));
+    CHECK_OK(tsr_stft(t, 64, 16, TSR_FFT_N_DEFAULT, w, true, NULL, false, -1, 1, &s));
+    check_shape(s, 2, (int64_t[]){33, 17});
+    double *v = complex_values(s);
+    /* frame 8 (interior): |X[8]| = 64 / 4 for a periodic hann window */
+    int64_t frame = 8, frames = 17;
+    double peak = hypot(v[2 * (8 * frames + frame)], v[2 * (8 * frames + frame) + 1]);
+    double off = hypot(v[2 * (20 * frames + frame)], v[2 * (20 * frames + frame) + 1]);
+    CHECK_DOUBLE(peak, 16.0, 1e-9);
+    CHECK_TRUE(off < 1e-9);
+    free(v);
+    tsr_tensor_release(s);
+    s = NULL;
+    CHECK_ERROR(tsr_stft(t, 64, 16, TSR_FFT_N_DEFAULT, w, true, NULL, false, -1, 0, &s),
+                TSR_ERR_UNIMPLEMENTED, "return_complex=False");
+    CHECK_OK(tsr_tensor_set_requires_grad(t, true));
+    CHECK_ERROR(tsr_stft(t, 64, 16, TSR_FFT_N_DEFAULT, w, true, NULL, false, -1, 1, &s),
+                TSR_ERR_UNIMPLEMENTED, "stft: gradients");
+    CHECK_TRUE(s == NULL);
+    free(x);
+    tsr_tensor_release(t);
+    tsr_tensor_release(w);
+}
+
 static void frequencies_windows_and_shifts(void)
 {
     tsr_tensor *f = NULL, *w = NULL, *s = NULL;
@@ -257,6 +290,7 @@ int main(void)
     RUN_TEST(hfft_and_ihfft_undo_each_other);
     RUN_TEST(errors_name_the_argument_and_leave_the_input);
     RUN_TEST(gradients_are_refused_not_silently_zero);
+    RUN_TEST(stft_finds_the_tone_and_refuses_gradients);
     RUN_TEST(frequencies_windows_and_shifts);
     return check_summary("fft");
 }
