@@ -156,6 +156,30 @@ static int adapt_stft(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
+/* torch.istft(input, n_fft, hop_length=None, win_length=None, window=None,
+ * center=True, normalized=False, onesided=None, length=None,
+ * return_complex=False). */
+static int adapt_istft(conf_call *call)
+{
+    tsr_tensor *t, *window = NULL, *out = NULL;
+    int64_t n_fft, hop, win, length;
+    bool center, normalized, onesided = false, complex_out;
+    bool has_onesided = conf_arg_present(call, "onesided");
+    if (!conf_bind_tensor(call, "input", &t) || !conf_bind_tensor_opt(call, "window", &window) ||
+        !conf_arg_int(call, "n_fft", &n_fft) ||
+        !conf_arg_int_or(call, "hop_length", TSR_FFT_N_DEFAULT, &hop) ||
+        !conf_arg_int_or(call, "win_length", TSR_FFT_N_DEFAULT, &win) ||
+        !conf_arg_int_or(call, "length", TSR_FFT_N_DEFAULT, &length) ||
+        !conf_arg_bool_or(call, "center", true, &center) ||
+        !conf_arg_bool_or(call, "normalized", false, &normalized) ||
+        (has_onesided && !conf_arg_bool_or(call, "onesided", false, &onesided)) ||
+        !conf_arg_bool_or(call, "return_complex", false, &complex_out))
+        return CONF_BIND_SKIP;
+    int st = tsr_istft(t, n_fft, hop, win, window, center, normalized,
+                       has_onesided ? (int)onesided : -1, length, complex_out, &out);
+    return conf_call_return(call, st, out);
+}
+
 const conf_adapter conf_bindings_fft[] = {
     {"fft_fft", adapt_one_dim, TSR_OP_FFT_C2C, 0},
     {"fft_ifft", adapt_one_dim, TSR_OP_FFT_C2C, 0},
@@ -185,5 +209,6 @@ const conf_adapter conf_bindings_fft[] = {
     {"bartlett_window", adapt_window, -1, 0},
     {"kaiser_window", adapt_window, -1, 0},
     {"stft", adapt_stft, TSR_OP_FFT_C2C, 0},
+    {"istft", adapt_istft, TSR_OP_FFT_C2R, 0},
 };
 const size_t conf_bindings_fft_count = sizeof conf_bindings_fft / sizeof conf_bindings_fft[0];

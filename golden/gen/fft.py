@@ -316,8 +316,55 @@ def stft(b):
                                                    "return_complex": True}, expect="error")
 
 
+def _istft(input, window=None, **kw):
+    return torch.istft(input, window=window, **kw)
+
+
+def istft(b):
+    """Spectrograms of drawn signals (torch.stft), inverted; windows that
+    pass the NOLA check, and ones that do not."""
+    rng = np.random.default_rng(43)
+    layouts = [("hann", 64, {"n_fft": 16, "hop_length": 4}, "hann"),
+               ("hann_length", 64, {"n_fft": 16, "hop_length": 4, "length": 60}, "hann"),
+               ("hann_long_length", 64, {"n_fft": 16, "hop_length": 4, "length": 70}, "hann"),
+               ("rect_no_center", 48, {"n_fft": 8, "hop_length": 4, "center": False}, None),
+               ("win_length", 60, {"n_fft": 12, "hop_length": 3, "win_length": 8}, "hann8"),
+               ("normalized", 40, {"n_fft": 8, "hop_length": 2, "normalized": True}, "hann"),
+               ("two_sided", 40, {"n_fft": 8, "hop_length": 2, "onesided": False}, "hann"),
+               ("return_complex", 40, {"n_fft": 8, "hop_length": 2, "onesided": False,
+                                       "return_complex": True}, "hann")]
+    for dt in ("float32", "float64"):
+        cdt = "complex64" if dt == "float32" else "complex128"
+        for label, n, args, wname in layouts:
+            sig = torch.tensor(rng.standard_normal(n), dtype=DTYPES[dt])
+            wlen = args.get("win_length", args["n_fft"])
+            w = torch.hann_window(wlen, dtype=DTYPES[dt]) if wname else None
+            spec = torch.stft(sig, args["n_fft"], hop_length=args["hop_length"],
+                              win_length=args.get("win_length"), window=w,
+                              center=args.get("center", True),
+                              onesided=args.get("onesided"), return_complex=True)
+            vals = [complex(v) for v in spec.reshape(-1).tolist()]
+            inputs = {"input": T(tuple(spec.shape), cdt, values=vals)}
+            if w is not None:
+                inputs["window"] = T((wlen,), dt, values=w.tolist())
+            tol = 64 * UNIT[dt] * math.sqrt(args["n_fft"]) * float(spec.abs().max()) + \
+                64 * UNIT[dt] * float(sig.abs().max())
+            b.case("istft", f"{SHORT[cdt]}_{label}", _istft, inputs, args, rtol=0.0, atol=tol)
+    spec = T((5, 9), "complex64")
+    b.case("istft", "real_input_error", _istft, {"input": T((5, 9), "float32")},
+           {"n_fft": 8}, expect="error")
+    b.case("istft", "frequencies_error", _istft, {"input": spec}, {"n_fft": 10},
+           expect="error")
+    b.case("istft", "hop_error", _istft, {"input": spec}, {"n_fft": 8, "hop_length": 9},
+           expect="error")
+    b.case("istft", "nola_error", _istft,
+           {"input": spec, "window": T((8,), "float32", values=[0.0] * 8)},
+           {"n_fft": 8, "hop_length": 2}, expect="error")
+
+
 def fft(b):
     stft(b)
+    istft(b)
     one_dim(b)
     n_dim(b)
     helpers(b)

@@ -105,6 +105,17 @@ TSR_API tsr_status tsr_stft(const tsr_tensor *input, int64_t n_fft, int64_t hop_
                             const char *pad_mode, bool normalized, int onesided,
                             int return_complex, tsr_tensor **out);
 
+/* torch.istft(input, n_fft, hop_length, win_length, window, center,
+ * normalized, onesided, length, return_complex) of a complex spectrogram
+ * [B,] freq x frames: the overlap-added inverse frames divided by the
+ * overlap-added squared window (refused where that falls below 1e-11,
+ * PyTorch's NOLA check). TSR_FFT_N_DEFAULT stands for None in hop_length,
+ * win_length and length; onesided -1 for None. Gradients are refused. */
+TSR_API tsr_status tsr_istft(const tsr_tensor *input, int64_t n_fft, int64_t hop_length,
+                             int64_t win_length, const tsr_tensor *window, bool center,
+                             bool normalized, int onesided, int64_t length, bool return_complex,
+                             tsr_tensor **out);
+
 /* The windows of torch 1.13: window_length points (0 gives an empty tensor,
  * 1 a single 1); periodic computes window_length + 1 and drops the last.
  * dtype TSR_DTYPE_INFER is float32; float32 and float64 are computed (the

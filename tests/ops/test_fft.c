@@ -1,6 +1,6 @@
 /* torch.fft and the windows: the rules the golden cases cannot show.
  * Large transforms (past 2^16 points, and a prime past 2^16 through
- * Bluestein's convolution) round-trip; a line's bits do not depend on its
+ * Bluestein's convolution), and stft/istft past 2^16 points, round-trip; a line's bits do not depend on its
  * batch or layout; errors name the op and the argument and leave the input
  * as it was; gradients are refused loudly (not implemented yet). Values
  * are checked against the DFT's definition, computed here. */
@@ -259,6 +259,30 @@ static void stft_finds_the_tone_and_refuses_gradients(void)
     tsr_tensor_release(w);
 }
 
+/* istft(stft(x)) == x for a signal past 2^16 points in a batch of two,
+ * with a window that overlaps itself enough (hann, hop n_fft / 4). */
+static void istft_inverts_stft_on_long_signals(void)
+{
+    int64_t shape[2] = {2, 70001};
+    double *x = random_values(2 * 70001);
+    tsr_tensor *t = from_doubles(x, 2, shape, TSR_FLOAT64), *w = NULL, *s = NULL, *back = NULL;
+    CHECK_OK(tsr_hann_window(256, true, TSR_FLOAT64, NULL, &w));
+    CHECK_OK(tsr_stft(t, 256, 64, TSR_FFT_N_DEFAULT, w, true, "reflect", false, -1, 1, &s));
+    CHECK_OK(tsr_istft(s, 256, 64, TSR_FFT_N_DEFAULT, w, true, false, -1, 70001, false, &back));
+    check_shape(back, 2, shape);
+    check_values(back, x, 2 * 70001, 1e-12);
+    tsr_tensor *zero_window = NULL, *y = NULL;
+    CHECK_OK(tsr_zeros(1, (int64_t[]){256}, TSR_FLOAT64, NULL, &zero_window));
+    CHECK_ERROR(tsr_istft(s, 256, 64, TSR_FFT_N_DEFAULT, zero_window, true, false, -1,
+                          TSR_FFT_N_DEFAULT, false, &y),
+                TSR_ERR_VALUE, "window overlap add min");
+    CHECK_TRUE(y == NULL);
+    free(x);
+    tsr_tensor *all[] = {t, w, s, back, zero_window};
+    for (size_t i = 0; i < 5; i++)
+        tsr_tensor_release(all[i]);
+}
+
 static void frequencies_windows_and_shifts(void)
 {
     tsr_tensor *f = NULL, *w = NULL, *s = NULL;
@@ -291,6 +315,7 @@ int main(void)
     RUN_TEST(errors_name_the_argument_and_leave_the_input);
     RUN_TEST(gradients_are_refused_not_silently_zero);
     RUN_TEST(stft_finds_the_tone_and_refuses_gradients);
+    RUN_TEST(istft_inverts_stft_on_long_signals);
     RUN_TEST(frequencies_windows_and_shifts);
     return check_summary("fft");
 }
