@@ -1,8 +1,8 @@
 /* torch.fft and the windows: the rules the golden cases cannot show.
  * Large transforms (past 2^16 points, and a prime past 2^16 through
  * Bluestein's convolution) and stft/istft past 2^16 points round-trip; a
- * line's bits do not depend on its batch or layout; errors name the op and the argument and leave the input
- * as it was; gradients are refused loudly (not implemented yet). Values
+ * line's bits do not depend on its batch or layout; errors name the op and
+ * the argument and leave the input as it was; gradients are refused loudly (not implemented yet). Values
  * are checked against the DFT's definition, computed here. */
 #include "check_values.h"
 
