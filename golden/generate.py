@@ -36,6 +36,7 @@ from gen import pool  # noqa: E402
 from gen import conv  # noqa: E402
 from gen import index_embedding, products_chain, products_structured, products_vector  # noqa: E402
 from gen import resample  # noqa: E402
+from gen import fft  # noqa: E402
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -141,6 +142,7 @@ FAMILIES = [
     resample.upsample_aliases,
     resample.grid_sample,
     resample.affine_grid,
+    fft.fft,
 ]
 
 

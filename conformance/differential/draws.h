@@ -80,5 +80,7 @@ extern const conf_diff_op conf_diff_draws_products_vector[];
 extern const size_t conf_diff_draws_products_vector_count;
 extern const conf_diff_op conf_diff_draws_resample[];
 extern const size_t conf_diff_draws_resample_count;
+extern const conf_diff_op conf_diff_draws_fft[];
+extern const size_t conf_diff_draws_fft_count;
 
 #endif

@@ -26,6 +26,8 @@
  *  1.2 (RESAMPLE): ops TSR_OP_UPSAMPLE, TSR_OP_UPSAMPLE_BACKWARD,
  *       TSR_OP_GRID_SAMPLER, TSR_OP_GRID_SAMPLER_BACKWARD and
  *       tsr_resample_attrs.
+ *  1.2 (FFT): ops TSR_OP_FFT_C2C, TSR_OP_FFT_R2C, TSR_OP_FFT_C2R and
+ *       tsr_fft_attrs.
  */
 #ifndef TESSERA_PLUGIN_H
 #define TESSERA_PLUGIN_H
@@ -197,7 +199,8 @@ typedef struct tsr_scalar {
     TSR_OP_LIST_NN(X)                                                            \
     TSR_OP_LIST_POOL(X)                                                          \
     TSR_OP_LIST_CONV(X)                                                          \
-    TSR_OP_LIST_RESAMPLE(X)
+    TSR_OP_LIST_RESAMPLE(X)                                                      \
+    TSR_OP_LIST_FFT(X)
 
 /* The second elementwise family. Binary ones take (a, b) in the computation
  * dtype; predicates (isnan, isinf, isfinite) output bool; lerp, addcmul and
@@ -506,6 +509,38 @@ typedef struct tsr_pool_attrs {
     X(UPSAMPLE_BACKWARD, "upsample_backward")                                    \
     X(GRID_SAMPLER, "grid_sampler")                                              \
     X(GRID_SAMPLER_BACKWARD, "grid_sampler_backward")
+/* Discrete Fourier transforms (ABI 1.2), attributes in tsr_fft_attrs. Each
+ * transforms along every dim d whose bit is set in axes_mask (at least one;
+ * a 0-d tensor has none to transform), one dim after another; the result's
+ * values depend on the operand's values alone, never on its layout or batch.
+ * With X the input, n_d the points along dim d and s = +1 for
+ * TSR_FFT_INVERSE, -1 for TSR_FFT_FORWARD, along one dim
+ *     Y[k] = scale * sum_{j < n} X[j] exp(s 2 pi i j k / n),
+ * where scale is the product over the transformed dims of 1 (norm
+ * TSR_FFT_NORM_NONE), 1/n_d (TSR_FFT_NORM_BY_N) or 1/sqrt(n_d)
+ * (TSR_FFT_NORM_BY_SQRT_N), applied once to the whole result.
+ *   fft_c2c: (complex64 | complex128 x) -> the same dtype and shape, in
+ *     `direction`.
+ *   fft_r2c: (float32 | float64 x) -> complex64 | complex128, the
+ *     transform in `direction`; along the last transformed dim L (highest
+ *     bit of axes_mask) the output holds bins 0 to n/2 only, so its extent
+ *     there is n/2 + 1 (n the input's), every other extent the input's.
+ *     (torch.fft.rfft is the forward one; ihfft the inverse one.)
+ *   fft_c2r: (complex64 | complex128 x) -> float32 | float64, the transform
+ *     in `direction` along every dim but L, then along L the real part of
+ *     the transform of the n points X'[k] = X[k] for k <= n/2 and
+ *     conj(X[n - k]) above, n being the OUTPUT's extent along L and the
+ *     input's extent there n/2 + 1. The imaginary parts of bin 0 and, for
+ *     even n, of bin n/2 never contribute: this is one linear map for every
+ *     operand, Hermitian or not. The norm's n_d along L is n; other extents
+ *     equal the input's. (irfft is the inverse one; hfft the forward one.)
+ * A transform of zero points is the empty sum (an r2c of n = 0 gives one
+ * bin of +0); the core refuses those before any kernel runs, as PyTorch.
+ * A kernel states its error bound (docs/accuracy.md, "Fourier transforms"). */
+#define TSR_OP_LIST_FFT(X)                                                       \
+    X(FFT_C2C, "fft_c2c")                                                        \
+    X(FFT_R2C, "fft_r2c")                                                        \
+    X(FFT_C2R, "fft_c2r")
 
 typedef enum tsr_op {
 #define TSR_OP_ENUM_(id, name) TSR_OP_##id,
@@ -615,6 +650,16 @@ typedef struct tsr_conv_attrs {
     int64_t dilation[TSR_CONV_MAX_SPATIAL];     /* >= 1 */
     int64_t groups;                             /* >= 1, divides Cin and Cout */
 } tsr_conv_attrs;
+
+/* Fourier transforms (ABI 1.2): see TSR_OP_LIST_FFT. */
+typedef struct tsr_fft_attrs {
+    uint32_t struct_size;
+    uint32_t axes_mask; /* bit d: transform along dim d */
+    int32_t direction;  /* TSR_FFT_FORWARD or TSR_FFT_INVERSE */
+    int32_t norm;       /* TSR_FFT_NORM_* */
+} tsr_fft_attrs;
+enum { TSR_FFT_FORWARD = -1, TSR_FFT_INVERSE = 1 };
+enum { TSR_FFT_NORM_NONE = 0, TSR_FFT_NORM_BY_N = 1, TSR_FFT_NORM_BY_SQRT_N = 2 };
 enum { TSR_GELU_NONE = 0, TSR_GELU_TANH = 1 };
 /* Resampling (ABI 1.2): upsample and grid_sampler, see TSR_OP_LIST_RESAMPLE. */
 typedef struct tsr_resample_attrs {

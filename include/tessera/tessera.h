@@ -227,5 +227,6 @@ TSR_API tsr_status tsr_save_npy(const char *path, const tsr_tensor *tensor);
 #include "tessera/sorting.h"
 #include "tessera/interop.h"
 #include "tessera/pool.h"
+#include "tessera/fft.h"
 
 #endif /* TESSERA_TESSERA_H */

@@ -87,5 +87,7 @@ int tsr__cpu_kernel_gather(void *backend, const tsr_kernel_args *args);  /* inde
 int tsr__cpu_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
 /* conv_gemm.c: the float64 convolution rows through im2col and dgemm */
 int tsr__cpu_kernel_convolution_gemm(void *backend, const tsr_kernel_args *args);
+/* fft.c: fft_c2c, fft_r2c, fft_c2r */
+int tsr__cpu_kernel_fft(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_CPU_BACKEND_H */

@@ -113,6 +113,14 @@ int tsr__cpu_kernel_table_build(tsr__cpu_backend *backend)
     for (size_t o = 0; o < sizeof overrides / sizeof overrides[0]; o++) {
         apply_override(entries, count, &overrides[o]);
     }
+    /* The Fourier transforms: r2c and c2r rows pair a real dtype with a
+     * complex one, which the overrides above (dtype to itself) never match. */
+    for (size_t i = 0; i < count; i++) {
+        if (entries[i].op == TSR_OP_FFT_C2C || entries[i].op == TSR_OP_FFT_R2C ||
+            entries[i].op == TSR_OP_FFT_C2R) {
+            entries[i].fn = tsr__cpu_kernel_fft;
+        }
+    }
     backend->ref.entries = entries;
     backend->ref.entry_count = count;
     backend->reference_entries = reference;

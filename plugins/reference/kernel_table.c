@@ -192,6 +192,23 @@ static void add_op(table_writer *writer, int32_t op)
                                               : tsr__ref_kernel_grid_sampler_backward);
             }
             break;
+        case TSR_OP_FFT_C2C:
+            if (dtype == TSR_COMPLEX64 || dtype == TSR_COMPLEX128) {
+                add(writer, op, dtype, dtype, tsr__ref_kernel_fft);
+            }
+            break;
+        case TSR_OP_FFT_R2C:
+            if (dtype == TSR_FLOAT32 || dtype == TSR_FLOAT64) {
+                add(writer, op, dtype, dtype == TSR_FLOAT32 ? TSR_COMPLEX64 : TSR_COMPLEX128,
+                    tsr__ref_kernel_fft);
+            }
+            break;
+        case TSR_OP_FFT_C2R:
+            if (dtype == TSR_COMPLEX64 || dtype == TSR_COMPLEX128) {
+                add(writer, op, dtype, dtype == TSR_COMPLEX64 ? TSR_FLOAT32 : TSR_FLOAT64,
+                    tsr__ref_kernel_fft);
+            }
+            break;
         default: {
             const tsr__ref_elementwise_op *entry = tsr__ref_elementwise_op_find(op);
             if (entry != NULL && (entry->dtypes & TSR__REF_DTYPE_BIT(dtype))) {

@@ -40,5 +40,7 @@ int tsr__ref_kernel_upsample(void *backend, const tsr_kernel_args *args);
 /* grid_sampler and grid_sampler_backward, float32 and float64 (resample_grid.c). */
 int tsr__ref_kernel_grid_sampler(void *backend, const tsr_kernel_args *args);
 int tsr__ref_kernel_grid_sampler_backward(void *backend, const tsr_kernel_args *args);
+/* fft_c2c, fft_r2c, fft_c2r over attrs->axes_mask, in double (fft.c). */
+int tsr__ref_kernel_fft(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_REFERENCE_KERNELS_H */

@@ -580,6 +580,92 @@ def nn_support(w):
             w.supported.add(("TSR_OP_RMS_NORM", ENUM[dt], ENUM[dt]))
 
 
+# ------------------------------------------------ pooling
+# No cases here (tests/ops/test_pool.c and the golden cases check values):
+# the dtypes of PyTorch's CPU pooling kernels and their backward, any rank
+# (a dtype counts when one of the 1-d, 2-d and 3-d forms takes it), all
+# (dtype, dtype).
+def pool_support(w):
+    import torch.nn.functional as F
+
+    def backward(fn, x):
+        x = x.clone().requires_grad_()
+        fn(x).sum().backward()
+        return x.grad
+
+    def any_rank(fns):
+        def run(x):
+            for d, fn in fns.items():
+                try:
+                    return fn(x[:4 ** d].reshape((1, 1) + (4,) * d))
+                except RuntimeError:
+                    continue
+            raise RuntimeError("no rank")
+        return run
+
+    forms = {
+        "POOL_MAX": {1: lambda x: F.max_pool1d(x, 2), 2: lambda x: F.max_pool2d(x, 2),
+                     3: lambda x: F.max_pool3d(x, 2)},
+        "POOL_AVG": {1: lambda x: F.avg_pool1d(x, 2), 2: lambda x: F.avg_pool2d(x, 2),
+                     3: lambda x: F.avg_pool3d(x, 2)},
+        "POOL_ADAPTIVE_AVG": {1: lambda x: F.adaptive_avg_pool1d(x, 3),
+                              2: lambda x: F.adaptive_avg_pool2d(x, 3),
+                              3: lambda x: F.adaptive_avg_pool3d(x, 3)},
+        "POOL_ADAPTIVE_MAX": {1: lambda x: F.adaptive_max_pool1d(x, 3),
+                              2: lambda x: F.adaptive_max_pool2d(x, 3),
+                              3: lambda x: F.adaptive_max_pool3d(x, 3)},
+    }
+    probes = {}
+    for name, fns in forms.items():
+        probes[name] = any_rank(fns)
+        if name != "POOL_ADAPTIVE_MAX":  # adaptive max shares max's backward
+            probes[name + "_BACKWARD"] = any_rank(
+                {d: (lambda f: lambda x: backward(f, x))(f) for d, f in fns.items()})
+    for _, dt in DTYPES:
+        x = torch.arange(64).to(dt)
+        for name, fn in probes.items():
+            try:
+                r = fn(x)
+            except (RuntimeError, TypeError):
+                continue
+            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+
+
+# ------------------------------------------------ convolution
+# No cases here (tests/ops/test_conv.c and the golden cases check values):
+# the dtypes F.unfold (im2col), F.fold (col2im) and conv2d with both of its
+# gradients take on CPU, all (dtype, dtype).
+def conv_support(w):
+    import torch.nn.functional as F
+
+    def grads(dt):
+        x = torch.ones(1, 1, 3, 3, dtype=dt, requires_grad=True)
+        k = torch.ones(1, 1, 2, 2, dtype=dt, requires_grad=True)
+        F.conv2d(x, k).sum().abs().backward() if dt.is_complex else F.conv2d(x, k).sum().backward()
+        return x.grad, k.grad
+
+    probes = {
+        "IM2COL": lambda dt: F.unfold(torch.ones(1, 1, 2, 2, dtype=dt), 1),
+        "COL2IM": lambda dt: F.fold(torch.ones(1, 1, 4, dtype=dt), (2, 2), 1),
+        "CONVOLUTION": lambda dt: F.conv2d(torch.ones(1, 1, 3, 3, dtype=dt),
+                                           torch.ones(1, 1, 2, 2, dtype=dt)),
+        "CONVOLUTION_BACKWARD_DATA": lambda dt: grads(dt)[0],
+        "CONVOLUTION_BACKWARD_WEIGHT": lambda dt: grads(dt)[1],
+    }
+    for _, dt in DTYPES:
+        for name, fn in probes.items():
+            # Known gap, not a choice of PyTorch's: torch 1.13 convolves
+            # integers forward (conv1d-3d and transposed, no gradient);
+            # tessera refuses integer convolution for now (docs/ops.md).
+            if name == "CONVOLUTION" and is_int(dt):
+                continue
+            try:
+                r = fn(dt)
+            except RuntimeError:
+                continue
+            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+
+
 # ------------------------------------------------ resampling
 # No cases here (tests/ops/test_resample.c and the golden cases check
 # values): the dtypes of PyTorch's CPU upsample kernels (any mode: nearest
@@ -613,6 +699,26 @@ def resample_support(w):
             w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
 
 
+# ------------------------------------------------ Fourier transforms
+# No cases here (plugins/reference/tests/test_fft_bound.c and the golden
+# cases check values): the dtypes PyTorch's CPU transforms take without
+# converting, c2c complex to itself, r2c real to its complex, c2r back.
+def fft_support(w):
+    probes = {
+        "FFT_C2C": lambda x: torch.fft.fft(x) if x.is_complex() else None,
+        "FFT_R2C": lambda x: torch.fft.rfft(x) if x.is_floating_point() else None,
+        "FFT_C2R": lambda x: torch.fft.irfft(x) if x.is_complex() else None,
+    }
+    for _, dt in DTYPES:
+        x = torch.tensor([[1, 0], [2, 1]]).to(dt)
+        for name, fn in probes.items():
+            try:
+                r = fn(x)
+            except RuntimeError:
+                continue
+            if r is not None:
+                w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+
 OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAINDER", "POW",
             "MAXIMUM", "MINIMUM", "EQ", "NE", "LT", "LE", "GT", "GE", "LOGICAL_AND",
             "LOGICAL_OR", "LOGICAL_XOR", "NEG", "ABS", "SIGN", "EXP", "LOG", "LOG1P", "EXPM1",
@@ -631,7 +737,12 @@ OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAIND
             "INDEX_SELECT", "GATHER", "SCATTER", "INDEX_ADD", "INDEX_COPY", "NONZERO", "TRIL",
             "TRIU", "SORT", "SEARCHSORTED"] + [
             "SOFTMAX", "LOG_SOFTMAX", "LAYER_NORM", "RMS_NORM", "CROSS_ENTROPY"] + [
-            "UPSAMPLE", "UPSAMPLE_BACKWARD", "GRID_SAMPLER", "GRID_SAMPLER_BACKWARD"]
+            "POOL_MAX", "POOL_MAX_BACKWARD", "POOL_AVG", "POOL_AVG_BACKWARD",
+            "POOL_ADAPTIVE_AVG", "POOL_ADAPTIVE_AVG_BACKWARD", "POOL_ADAPTIVE_MAX"] + [
+            "IM2COL", "COL2IM", "CONVOLUTION", "CONVOLUTION_BACKWARD_DATA",
+            "CONVOLUTION_BACKWARD_WEIGHT"] + [
+            "UPSAMPLE", "UPSAMPLE_BACKWARD", "GRID_SAMPLER", "GRID_SAMPLER_BACKWARD"] + [
+            "FFT_C2C", "FFT_R2C", "FFT_C2R"]
 
 if __name__ == "__main__":
     writer = Writer()
@@ -649,5 +760,8 @@ if __name__ == "__main__":
     matmul_support(writer)
     index_support(writer)
     nn_support(writer)
+    pool_support(writer)
+    conv_support(writer)
     resample_support(writer)
+    fft_support(writer)
     emit(writer)
