@@ -31,6 +31,7 @@ from gen import (attention, copy, creation, elementwise2_binary,  # noqa: E402
                  loss, mask, nn, norm, products, rearrange, reduce, reduce_stats, scan,
                  scatter, selfcheck, softmax, sort, ternary, unique, views,
                  views_grad)
+from gen import linalg  # noqa: E402
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -109,6 +110,10 @@ FAMILIES = [
     norm.constant_rows,
     products.bfloat16_rounding,
     reduce_stats.bfloat16_norm,
+    linalg.cholesky,
+    linalg.solve_triangular,
+    linalg.lu,
+    linalg.solve,
 ]
 
 

@@ -42,6 +42,7 @@ static const adapter_table adapter_tables[] = {
     {conf_bindings_products, &conf_bindings_products_count},
     {conf_bindings_reduce, &conf_bindings_reduce_count},
     {conf_bindings_scan, &conf_bindings_scan_count},
+    {conf_bindings_linalg, &conf_bindings_linalg_count},
 };
 
 const conf_adapter *conf_adapter_at(size_t index)

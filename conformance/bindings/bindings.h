@@ -53,6 +53,8 @@ extern const conf_adapter conf_bindings_reduce[];
 extern const size_t conf_bindings_reduce_count;
 extern const conf_adapter conf_bindings_scan[];
 extern const size_t conf_bindings_scan_count;
+extern const conf_adapter conf_bindings_linalg[];
+extern const size_t conf_bindings_linalg_count;
 
 /* div's rounding_mode: NULL (true division), "trunc" or "floor"; any other
  * name gives -1, which the library must refuse as PyTorch refuses the name. */

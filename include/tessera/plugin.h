@@ -18,6 +18,8 @@
  * ABI changelog:
  *  1.0  first version: memory, host copies, synchronisation, kernel table.
  *  1.1  op TSR_OP_CROSS_ENTROPY and tsr_cross_entropy_attrs.
+ *  1.2 (LINALG): ops TSR_OP_LINALG_CHOLESKY, TSR_OP_LINALG_LU,
+ *       TSR_OP_LINALG_SOLVE_TRIANGULAR and tsr_linalg_attrs.
  */
 #ifndef TESSERA_PLUGIN_H
 #define TESSERA_PLUGIN_H
@@ -40,7 +42,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define TSR_PLUGIN_ABI_MAJOR 1
-#define TSR_PLUGIN_ABI_MINOR 1
+#define TSR_PLUGIN_ABI_MINOR 2
 #define TSR_PLUGIN_ABI_VERSION ((uint32_t)(TSR_PLUGIN_ABI_MAJOR << 16 | TSR_PLUGIN_ABI_MINOR))
 #define TSR_PLUGIN_ENTRY_SYMBOL "tsr_plugin_entry"
 
@@ -186,7 +188,8 @@ typedef struct tsr_scalar {
     TSR_OP_LIST_PRODUCT(X)                                                       \
     TSR_OP_LIST_INDEX(X)                                                         \
     TSR_OP_LIST_SORT(X)                                                          \
-    TSR_OP_LIST_NN(X)
+    TSR_OP_LIST_NN(X)                                                            \
+    TSR_OP_LIST_LINALG(X)
 
 /* The second elementwise family. Binary ones take (a, b) in the computation
  * dtype; predicates (isnan, isinf, isfinite) output bool; lerp, addcmul and
@@ -349,6 +352,44 @@ typedef struct tsr_scalar {
     X(RMS_NORM, "rms_norm")                                                      \
     X(CROSS_ENTROPY, "cross_entropy")
 
+/* Linear algebra (ABI 1.2). Each kernel factors or solves every matrix of
+ * its operands on its own: the last two dims are the matrix, the dims before
+ * them the batch, equal on every operand (the core broadcasts and checks
+ * shapes). dtype_in = dtype_out = the matrices' dtype, one of float32,
+ * float64, complex64, complex128; integer outputs are int32. Every kernel
+ * writes info [batch...], int32, one per matrix, and never fails because of
+ * a matrix's values: a failure is reported in info alone. Attributes in
+ * tsr_linalg_attrs (flags TSR_LINALG_*). A matrix's results depend on its
+ * values alone, not on its batch position, its layout or the thread count.
+ *   linalg_cholesky: (a [..., n, n]) -> (L [..., n, n], info). Reads a's
+ *     lower triangle and the real parts of its diagonal only; writes L lower
+ *     triangular, real positive diagonal, zeros above, a = L L^H. With
+ *     TSR_LINALG_UPPER it reads a's upper triangle instead (the Hermitian
+ *     matrix it names) and writes U = L^H, zeros below. info = 0, or k >= 1
+ *     when the leading minor of order k is not positive-definite (its pivot
+ *     is <= 0; a NaN pivot is no failure, it spreads NaN, as in OpenBLAS and
+ *     so PyTorch): then columns before k hold L, L_kk holds that pivot and
+ *     what columns after k hold is unspecified.
+ *   linalg_lu: (a [..., m, n]) -> (LU [..., m, n], pivots [..., min(m, n)],
+ *     info). Partial pivoting: at step j the row of largest |re| + |im| in
+ *     column j at or below j (the first such row) is swapped with row j and
+ *     pivots[j] is its 1-based number, as LAPACK's getrf and PyTorch. LU
+ *     holds L's multipliers below the diagonal (L's unit diagonal unstored)
+ *     and U on and above. info = 0, or the 1-based k of the first U_kk that
+ *     is exactly zero; the factorisation is completed anyway (a zero pivot's
+ *     column of L is not divided).
+ *   linalg_solve_triangular: (a [..., n, n], b [..., n, k]) -> (x [..., n, k],
+ *     info): x = a^-1 b by substitution, reading a's upper triangle with
+ *     TSR_LINALG_UPPER, else its lower, taking ones for its diagonal with
+ *     TSR_LINALG_UNIT_DIAGONAL, and each element's conjugate with
+ *     TSR_LINALG_CONJ (with a transposed view of a, the adjoint solve). info = 0, or the 1-based k of the first
+ *     zero diagonal element read; x then holds what IEEE division gives
+ *     (infinities and NaN). x may be the same memory as b. */
+#define TSR_OP_LIST_LINALG(X)                                                    \
+    X(LINALG_CHOLESKY, "linalg_cholesky")                                        \
+    X(LINALG_LU, "linalg_lu")                                                    \
+    X(LINALG_SOLVE_TRIANGULAR, "linalg_solve_triangular")
+
 typedef enum tsr_op {
 #define TSR_OP_ENUM_(id, name) TSR_OP_##id,
     TSR_OP_LIST(TSR_OP_ENUM_)
@@ -438,6 +479,16 @@ typedef struct tsr_cross_entropy_attrs {
     int64_t ignore_index;
     double label_smoothing; /* in [0, 1] */
 } tsr_cross_entropy_attrs;
+/* Linear algebra kernels (ABI 1.2). */
+typedef struct tsr_linalg_attrs {
+    uint32_t struct_size;
+    int32_t flags; /* TSR_LINALG_* */
+} tsr_linalg_attrs;
+enum {
+    TSR_LINALG_UPPER = 1 << 0,         /* cholesky, solve_triangular: the upper triangle */
+    TSR_LINALG_UNIT_DIAGONAL = 1 << 1, /* solve_triangular: ones on the diagonal */
+    TSR_LINALG_CONJ = 1 << 2,          /* solve_triangular: a's conjugate */
+};
 enum { TSR_GELU_NONE = 0, TSR_GELU_TANH = 1 };
 /* TSR_CLAMP_SCALAR_BOUNDS: the bounds were Python scalars. PyTorch's scalar
  * clamp then ignores a single NaN bound (with both bounds given, a NaN bound

@@ -226,5 +226,6 @@ TSR_API tsr_status tsr_save_npy(const char *path, const tsr_tensor *tensor);
 #include "tessera/reduce.h"
 #include "tessera/sorting.h"
 #include "tessera/interop.h"
+#include "tessera/linalg.h"
 
 #endif /* TESSERA_TESSERA_H */

@@ -83,5 +83,9 @@ int tsr__cpu_kernel_sort(void *backend, const tsr_kernel_args *args);    /* sort
 int tsr__cpu_kernel_gather(void *backend, const tsr_kernel_args *args);  /* index_gather.c */
 /* loss_cross_entropy.c */
 int tsr__cpu_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
+/* linalg_lapack.c */
+int tsr__cpu_kernel_linalg_cholesky(void *backend, const tsr_kernel_args *args);
+int tsr__cpu_kernel_linalg_lu(void *backend, const tsr_kernel_args *args);
+int tsr__cpu_kernel_linalg_solve_triangular(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_CPU_BACKEND_H */

@@ -16,6 +16,8 @@
  * multiply turns inf * finite into NaN where PyTorch's formula (and the
  * reference) keeps the infinity, which the differential test catches. */
 #define BLAS_DTYPES FLOATS
+/* The linalg kernels: float32, float64, complex64, complex128. */
+#define LINALG_DTYPES (FLOATS | TSR__REF_SET_COMPLEX)
 
 /* One override: `fn` takes the rows (op, d, d) for every dtype d in `dtypes`. */
 typedef struct kernel_override {
@@ -58,6 +60,12 @@ static const kernel_override overrides[] = {
     {TSR_OP_LAYER_NORM, FLOATS, tsr__cpu_kernel_norm},
     {TSR_OP_RMS_NORM, FLOATS, tsr__cpu_kernel_norm},
     {TSR_OP_CROSS_ENTROPY, FLOATS, tsr__cpu_kernel_cross_entropy},
+#ifdef TSR_CPU_HAVE_LAPACKE
+    {TSR_OP_LINALG_CHOLESKY, LINALG_DTYPES, tsr__cpu_kernel_linalg_cholesky},
+    {TSR_OP_LINALG_LU, LINALG_DTYPES, tsr__cpu_kernel_linalg_lu},
+    {TSR_OP_LINALG_SOLVE_TRIANGULAR, LINALG_DTYPES,
+     tsr__cpu_kernel_linalg_solve_triangular},
+#endif
 };
 
 /* Rows are few hundred to a few thousand; a linear scan at init is fine. */

@@ -138,6 +138,16 @@ static void add_op(table_writer *writer, int32_t op)
                 add(writer, op, dtype, TSR_INT64, tsr__ref_kernel_searchsorted);
             }
             break;
+        case TSR_OP_LINALG_CHOLESKY:
+        case TSR_OP_LINALG_LU:
+        case TSR_OP_LINALG_SOLVE_TRIANGULAR:
+            if (TSR__REF_LINALG_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype,
+                    op == TSR_OP_LINALG_CHOLESKY ? tsr__ref_kernel_linalg_cholesky
+                    : op == TSR_OP_LINALG_LU     ? tsr__ref_kernel_linalg_lu
+                                                 : tsr__ref_kernel_linalg_solve_triangular);
+            }
+            break;
         default: {
             const tsr__ref_elementwise_op *entry = tsr__ref_elementwise_op_find(op);
             if (entry != NULL && (entry->dtypes & TSR__REF_DTYPE_BIT(dtype))) {

@@ -21,5 +21,12 @@ int tsr__ref_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
  * the dtypes in tsr__ref_matmul_dtypes (products.c). */
 extern const uint32_t tsr__ref_matmul_dtypes;
 int tsr__ref_kernel_matmul(void *backend, const tsr_kernel_args *args);
+/* linalg_cholesky, linalg_lu, linalg_solve_triangular: float32, float64,
+ * complex64, complex128, operands as TSR_OP_LIST_LINALG states
+ * (linalg_factor.c). */
+#define TSR__REF_LINALG_DTYPES (TSR__REF_SET_FLOAT3264 | TSR__REF_SET_COMPLEX)
+int tsr__ref_kernel_linalg_cholesky(void *backend, const tsr_kernel_args *args);
+int tsr__ref_kernel_linalg_lu(void *backend, const tsr_kernel_args *args);
+int tsr__ref_kernel_linalg_solve_triangular(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_REFERENCE_KERNELS_H */

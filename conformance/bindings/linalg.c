@@ -1,0 +1,202 @@
+/* Adapters for linear algebra: Cholesky, LU, triangular and general solves,
+ * inverses and determinants. Multi-output ops return their outputs in
+ * PyTorch's order (L then info; LU, pivots, info; P, L, U; sign then
+ * logabsdet). */
+#include "bindings/bindings.h"
+
+#include <string.h>
+
+static bool op_is(const conf_call *call, const char *name)
+{
+    return strcmp(call->c->op, name) == 0;
+}
+
+static int adapt_cholesky(conf_call *call)
+{
+    tsr_tensor *a, *l = NULL, *info = NULL;
+    bool upper, check_errors;
+    bool old = op_is(call, "cholesky");
+    if (!conf_bind_tensor(call, old ? "input" : "A", &a) ||
+        !conf_arg_bool_or(call, "upper", false, &upper) ||
+        !conf_arg_bool_or(call, "check_errors", false, &check_errors))
+        return CONF_BIND_SKIP;
+    if (op_is(call, "linalg_cholesky_ex")) {
+        int st = tsr_linalg_cholesky_ex(a, upper, check_errors, &l, &info);
+        return conf_call_return_pair(call, st, l, info);
+    }
+    int st = old ? tsr_cholesky(a, upper, &l) : tsr_linalg_cholesky(a, upper, &l);
+    return conf_call_return(call, st, l);
+}
+
+static int adapt_cholesky_solve(conf_call *call)
+{
+    tsr_tensor *b, *l, *out = NULL;
+    bool upper;
+    if (!conf_bind_tensor(call, "input", &b) || !conf_bind_tensor(call, "input2", &l) ||
+        !conf_arg_bool_or(call, "upper", false, &upper))
+        return CONF_BIND_SKIP;
+    int st = tsr_cholesky_solve(b, l, upper, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_cholesky_inverse(conf_call *call)
+{
+    tsr_tensor *l, *out = NULL;
+    bool upper;
+    if (!conf_bind_tensor(call, "input", &l) || !conf_arg_bool_or(call, "upper", false, &upper))
+        return CONF_BIND_SKIP;
+    int st = tsr_cholesky_inverse(l, upper, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_solve_triangular(conf_call *call)
+{
+    tsr_tensor *a, *b, *out = NULL;
+    bool upper, left, unit;
+    if (!conf_bind_tensor(call, "A", &a) || !conf_bind_tensor(call, "B", &b) ||
+        !conf_arg_bool_or(call, "upper", false, &upper) ||
+        !conf_arg_bool_or(call, "left", true, &left) ||
+        !conf_arg_bool_or(call, "unitriangular", false, &unit))
+        return CONF_BIND_SKIP;
+    int st = tsr_linalg_solve_triangular(a, b, upper, left, unit, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_triangular_solve(conf_call *call)
+{
+    tsr_tensor *a, *b, *x = NULL, *copy = NULL;
+    bool upper, transpose, unit;
+    if (!conf_bind_tensor(call, "input", &b) || !conf_bind_tensor(call, "A", &a) ||
+        !conf_arg_bool_or(call, "upper", true, &upper) ||
+        !conf_arg_bool_or(call, "transpose", false, &transpose) ||
+        !conf_arg_bool_or(call, "unitriangular", false, &unit))
+        return CONF_BIND_SKIP;
+    int st = tsr_triangular_solve(b, a, upper, transpose, unit, &x, &copy);
+    return conf_call_return_pair(call, st, x, copy);
+}
+
+static int adapt_lu_factor(conf_call *call)
+{
+    tsr_tensor *a, *lu = NULL, *pivots = NULL, *info = NULL;
+    bool pivot, check_errors;
+    if (!conf_bind_tensor(call, "A", &a) || !conf_arg_bool_or(call, "pivot", true, &pivot) ||
+        !conf_arg_bool_or(call, "check_errors", false, &check_errors))
+        return CONF_BIND_SKIP;
+    if (op_is(call, "linalg_lu_factor")) {
+        int st = tsr_linalg_lu_factor(a, pivot, &lu, &pivots);
+        return conf_call_return_pair(call, st, lu, pivots);
+    }
+    int st = tsr_linalg_lu_factor_ex(a, pivot, check_errors, &lu, &pivots, &info);
+    conf_call_return_pair(call, st, lu, pivots);
+    return conf_call_return(call, st, info);
+}
+
+static int adapt_lu(conf_call *call)
+{
+    tsr_tensor *a, *p = NULL, *l = NULL, *u = NULL;
+    bool pivot;
+    if (!conf_bind_tensor(call, "A", &a) || !conf_arg_bool_or(call, "pivot", true, &pivot))
+        return CONF_BIND_SKIP;
+    int st = tsr_linalg_lu(a, pivot, &p, &l, &u);
+    conf_call_return_pair(call, st, p, l);
+    return conf_call_return(call, st, u);
+}
+
+static int adapt_lu_unpack(conf_call *call)
+{
+    tsr_tensor *lu, *pivots, *p = NULL, *l = NULL, *u = NULL;
+    bool data, pivs;
+    if (!conf_bind_tensor(call, "LU_data", &lu) || !conf_bind_tensor(call, "LU_pivots", &pivots) ||
+        !conf_arg_bool_or(call, "unpack_data", true, &data) ||
+        !conf_arg_bool_or(call, "unpack_pivots", true, &pivs))
+        return CONF_BIND_SKIP;
+    int st = tsr_lu_unpack(lu, pivots, data, pivs, &p, &l, &u);
+    conf_call_return_pair(call, st, p, l);
+    return conf_call_return(call, st, u);
+}
+
+static int adapt_lu_solve(conf_call *call)
+{
+    tsr_tensor *lu, *pivots, *b, *out = NULL;
+    bool left, adjoint;
+    bool old = op_is(call, "lu_solve");
+    if (!conf_bind_tensor(call, old ? "LU_data" : "LU", &lu) ||
+        !conf_bind_tensor(call, old ? "LU_pivots" : "pivots", &pivots) ||
+        !conf_bind_tensor(call, old ? "input" : "B", &b) ||
+        !conf_arg_bool_or(call, "left", true, &left) ||
+        !conf_arg_bool_or(call, "adjoint", false, &adjoint))
+        return CONF_BIND_SKIP;
+    int st = old ? tsr_lu_solve(b, lu, pivots, &out)
+                 : tsr_linalg_lu_solve(lu, pivots, b, left, adjoint, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_solve(conf_call *call)
+{
+    tsr_tensor *a, *b, *x = NULL, *info = NULL;
+    bool left, check_errors;
+    if (!conf_bind_tensor(call, "A", &a) || !conf_bind_tensor(call, "B", &b) ||
+        !conf_arg_bool_or(call, "left", true, &left) ||
+        !conf_arg_bool_or(call, "check_errors", false, &check_errors))
+        return CONF_BIND_SKIP;
+    if (op_is(call, "linalg_solve_ex")) {
+        int st = tsr_linalg_solve_ex(a, b, left, check_errors, &x, &info);
+        return conf_call_return_pair(call, st, x, info);
+    }
+    int st = tsr_linalg_solve(a, b, left, &x);
+    return conf_call_return(call, st, x);
+}
+
+static int adapt_inv(conf_call *call)
+{
+    tsr_tensor *a, *x = NULL, *info = NULL;
+    bool check_errors;
+    if (!conf_bind_tensor(call, "A", &a) ||
+        !conf_arg_bool_or(call, "check_errors", false, &check_errors))
+        return CONF_BIND_SKIP;
+    if (op_is(call, "linalg_inv_ex")) {
+        int st = tsr_linalg_inv_ex(a, check_errors, &x, &info);
+        return conf_call_return_pair(call, st, x, info);
+    }
+    int st = tsr_linalg_inv(a, &x);
+    return conf_call_return(call, st, x);
+}
+
+static int adapt_det(conf_call *call)
+{
+    tsr_tensor *a, *out = NULL, *sign = NULL;
+    bool old = op_is(call, "logdet");
+    if (!conf_bind_tensor(call, old ? "input" : "A", &a))
+        return CONF_BIND_SKIP;
+    if (op_is(call, "linalg_slogdet")) {
+        int st = tsr_linalg_slogdet(a, &sign, &out);
+        return conf_call_return_pair(call, st, sign, out);
+    }
+    int st = old ? tsr_logdet(a, &out) : tsr_linalg_det(a, &out);
+    return conf_call_return(call, st, out);
+}
+
+const conf_adapter conf_bindings_linalg[] = {
+    {"linalg_cholesky", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
+    {"linalg_cholesky_ex", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
+    {"cholesky", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
+    {"cholesky_solve", adapt_cholesky_solve, TSR_OP_LINALG_SOLVE_TRIANGULAR, 0},
+    {"cholesky_inverse", adapt_cholesky_inverse, TSR_OP_LINALG_SOLVE_TRIANGULAR, 0},
+    {"linalg_solve_triangular", adapt_solve_triangular, TSR_OP_LINALG_SOLVE_TRIANGULAR, 0},
+    {"triangular_solve", adapt_triangular_solve, TSR_OP_LINALG_SOLVE_TRIANGULAR, 0},
+    {"linalg_lu_factor", adapt_lu_factor, TSR_OP_LINALG_LU, 0},
+    {"linalg_lu_factor_ex", adapt_lu_factor, TSR_OP_LINALG_LU, 0},
+    {"linalg_lu", adapt_lu, TSR_OP_LINALG_LU, 0},
+    {"lu_unpack", adapt_lu_unpack, -1, 0},
+    {"linalg_lu_solve", adapt_lu_solve, TSR_OP_LINALG_SOLVE_TRIANGULAR, 0},
+    {"lu_solve", adapt_lu_solve, TSR_OP_LINALG_SOLVE_TRIANGULAR, 0},
+    {"linalg_solve", adapt_solve, TSR_OP_LINALG_LU, 0},
+    {"linalg_solve_ex", adapt_solve, TSR_OP_LINALG_LU, 0},
+    {"linalg_inv", adapt_inv, TSR_OP_LINALG_LU, 0},
+    {"linalg_inv_ex", adapt_inv, TSR_OP_LINALG_LU, 0},
+    {"linalg_det", adapt_det, TSR_OP_LINALG_LU, 0},
+    {"linalg_slogdet", adapt_det, TSR_OP_LINALG_LU, 0},
+    {"logdet", adapt_det, TSR_OP_LINALG_LU, 0},
+};
+const size_t conf_bindings_linalg_count =
+    sizeof conf_bindings_linalg / sizeof conf_bindings_linalg[0];

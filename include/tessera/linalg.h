@@ -1,0 +1,122 @@
+/* tessera: linear algebra (torch.linalg and the older torch forms):
+ * Cholesky, LU, triangular and general solves, inverses, determinants.
+ * Included by tessera/tessera.h; the conventions stated there apply.
+ *
+ * Every op takes matrices in the last two dims and batches over the dims
+ * before them (broadcast between operands where PyTorch broadcasts), in
+ * float32, float64, complex64 or complex128 (an integer, bool or half
+ * input is refused as PyTorch refuses it). The factorisations run as
+ * kernels (TSR_OP_LIST_LINALG in tessera/plugin.h); the rest are written
+ * with them and other ops, so gradients follow (real dtypes; see
+ * docs/linalg.md for each op's algorithm, bound and deviations).
+ * Errors: a matrix that is not positive-definite (cholesky) or singular
+ * (solve, inv, lu_factor) fails with TSR_ERR_VALUE and PyTorch's message,
+ * naming the batch element and the failing minor or pivot; the _ex forms
+ * with check_errors false return info instead (int32, one per matrix). */
+#ifndef TESSERA_LINALG_H
+#define TESSERA_LINALG_H
+
+#include "tessera/tessera.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================== */
+/* Cholesky                                                                 */
+/* ======================================================================== */
+
+/* torch.linalg.cholesky(A, upper): L with A = L L^H (U = L^H with upper,
+ * from A's upper triangle). Reads one triangle of A only. */
+TSR_API tsr_status tsr_linalg_cholesky(const tsr_tensor *a, bool upper, tsr_tensor **out);
+/* torch.linalg.cholesky_ex(A, upper, check_errors): L and info (int32, the
+ * order of the first leading minor that is not positive-definite, 0 if
+ * none). With check_errors a nonzero info fails as tsr_linalg_cholesky. */
+TSR_API tsr_status tsr_linalg_cholesky_ex(const tsr_tensor *a, bool upper, bool check_errors,
+                                          tsr_tensor **l, tsr_tensor **info);
+/* torch.cholesky(A, upper): the older form, its errors named "cholesky". */
+TSR_API tsr_status tsr_cholesky(const tsr_tensor *a, bool upper, tsr_tensor **out);
+/* torch.cholesky_solve(B, L, upper): X with (L L^H) X = B (U^H U with upper). */
+TSR_API tsr_status tsr_cholesky_solve(const tsr_tensor *b, const tsr_tensor *l, bool upper,
+                                      tsr_tensor **out);
+/* torch.cholesky_inverse(L, upper): (L L^H)^-1 (U^H U with upper). */
+TSR_API tsr_status tsr_cholesky_inverse(const tsr_tensor *l, bool upper, tsr_tensor **out);
+
+/* ======================================================================== */
+/* Triangular solves                                                        */
+/* ======================================================================== */
+
+/* torch.linalg.solve_triangular(A, B, upper, left, unitriangular): X with
+ * A X = B (X A = B when left is false), A read as its upper or lower
+ * triangle, with ones on its diagonal when unitriangular. */
+TSR_API tsr_status tsr_linalg_solve_triangular(const tsr_tensor *a, const tsr_tensor *b, bool upper,
+                                               bool left, bool unitriangular, tsr_tensor **out);
+/* torch.triangular_solve(b, A, upper, transpose, unitriangular): the
+ * solution of A X = b (A^T X = b with transpose) and a copy of A. */
+TSR_API tsr_status tsr_triangular_solve(const tsr_tensor *b, const tsr_tensor *a, bool upper,
+                                        bool transpose, bool unitriangular, tsr_tensor **solution,
+                                        tsr_tensor **cloned_coefficient);
+
+/* ======================================================================== */
+/* LU                                                                       */
+/* ======================================================================== */
+
+/* torch.linalg.lu_factor_ex(A, pivot, check_errors): LU (L's multipliers
+ * below the diagonal, U on and above), pivots (int32, 1-based, min(m, n)
+ * per matrix) and info (the first zero U_kk, 1-based, 0 if none). Partial
+ * pivoting only: pivot false is refused as on PyTorch's CPU. */
+TSR_API tsr_status tsr_linalg_lu_factor_ex(const tsr_tensor *a, bool pivot, bool check_errors,
+                                           tsr_tensor **lu, tsr_tensor **pivots, tsr_tensor **info);
+/* torch.linalg.lu_factor(A, pivot): fails on a zero pivot as PyTorch. */
+TSR_API tsr_status tsr_linalg_lu_factor(const tsr_tensor *a, bool pivot, tsr_tensor **lu,
+                                        tsr_tensor **pivots);
+/* torch.linalg.lu(A, pivot): A = P L U with P a permutation (A's dtype),
+ * L unit lower triangular m x k and U upper triangular k x n. */
+TSR_API tsr_status tsr_linalg_lu(const tsr_tensor *a, bool pivot, tsr_tensor **p, tsr_tensor **l,
+                                 tsr_tensor **u);
+/* torch.lu_unpack(LU, pivots, unpack_data, unpack_pivots): P, L and U of a
+ * factorisation; an output not unpacked is an empty tensor, as PyTorch. */
+TSR_API tsr_status tsr_lu_unpack(const tsr_tensor *lu, const tsr_tensor *pivots, bool unpack_data,
+                                 bool unpack_pivots, tsr_tensor **p, tsr_tensor **l,
+                                 tsr_tensor **u);
+/* torch.linalg.lu_solve(LU, pivots, B, left, adjoint): X with A X = B
+ * (A^H X = B with adjoint; X A = B, X A^H = B when left is false) for the
+ * A that LU and pivots factor. */
+TSR_API tsr_status tsr_linalg_lu_solve(const tsr_tensor *lu, const tsr_tensor *pivots,
+                                       const tsr_tensor *b, bool left, bool adjoint,
+                                       tsr_tensor **out);
+/* torch.lu_solve(b, LU_data, LU_pivots): the older form of the above. */
+TSR_API tsr_status tsr_lu_solve(const tsr_tensor *b, const tsr_tensor *lu, const tsr_tensor *pivots,
+                                tsr_tensor **out);
+
+/* ======================================================================== */
+/* General solves, inverses, determinants                                   */
+/* ======================================================================== */
+
+/* torch.linalg.solve_ex(A, B, left, check_errors): X with A X = B (X A = B
+ * when left is false) through LU, and info as lu_factor_ex's. B may be a
+ * vector (1-d, or A's shape without its last dim) as in PyTorch 1.13. */
+TSR_API tsr_status tsr_linalg_solve_ex(const tsr_tensor *a, const tsr_tensor *b, bool left,
+                                       bool check_errors, tsr_tensor **result, tsr_tensor **info);
+/* torch.linalg.solve(A, B, left): fails on a singular A. */
+TSR_API tsr_status tsr_linalg_solve(const tsr_tensor *a, const tsr_tensor *b, bool left,
+                                    tsr_tensor **out);
+/* torch.linalg.inv_ex(A, check_errors): A^-1 and info. */
+TSR_API tsr_status tsr_linalg_inv_ex(const tsr_tensor *a, bool check_errors, tsr_tensor **inverse,
+                                     tsr_tensor **info);
+/* torch.linalg.inv(A): fails on a singular A. */
+TSR_API tsr_status tsr_linalg_inv(const tsr_tensor *a, tsr_tensor **out);
+/* torch.linalg.det(A): the product of U's diagonal, signed by P. */
+TSR_API tsr_status tsr_linalg_det(const tsr_tensor *a, tsr_tensor **out);
+/* torch.linalg.slogdet(A): sign (A's dtype: +-1, a unit complex number or
+ * 0) and log|det A| (real). */
+TSR_API tsr_status tsr_linalg_slogdet(const tsr_tensor *a, tsr_tensor **sign,
+                                      tsr_tensor **logabsdet);
+/* torch.logdet(A): log det A; NaN where a real det is negative. */
+TSR_API tsr_status tsr_logdet(const tsr_tensor *a, tsr_tensor **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_LINALG_H */
