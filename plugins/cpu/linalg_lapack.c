@@ -12,6 +12,8 @@
  * the pool. The _work entry points skip LAPACKE's NaN scan, which would
  * otherwise refuse a matrix holding a NaN instead of factoring it. */
 #include <complex.h>
+#include <float.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +136,74 @@ static void conjugate(char *a, int64_t n, int32_t dtype)
     }
 }
 
+/* ---- tiny matrices ------------------------------------------------------------ */
+
+/* getrf multiplies by the reciprocal of a pivot, which overflows for a
+ * subnormal pivot. A matrix whose largest element is that small is scaled
+ * up by a power of two first (exactly: pivots and L do not change) and U
+ * scaled back after, rounding only into the subnormal range. */
+static double part_at(const char *a, int64_t i, int32_t dtype)
+{
+    if (dtype == TSR_FLOAT32 || dtype == TSR_COMPLEX64) {
+        float v;
+        memcpy(&v, a + (size_t)i * sizeof v, sizeof v);
+        return v;
+    }
+    double v;
+    memcpy(&v, a + (size_t)i * sizeof v, sizeof v);
+    return v;
+}
+
+static void part_scale(char *a, int64_t i, int32_t dtype, int exponent)
+{
+    if (dtype == TSR_FLOAT32 || dtype == TSR_COMPLEX64) {
+        float v;
+        memcpy(&v, a + (size_t)i * sizeof v, sizeof v);
+        v = scalbnf(v, exponent);
+        memcpy(a + (size_t)i * sizeof v, &v, sizeof v);
+    } else {
+        double v;
+        memcpy(&v, a + (size_t)i * sizeof v, sizeof v);
+        v = scalbn(v, exponent);
+        memcpy(a + (size_t)i * sizeof v, &v, sizeof v);
+    }
+}
+
+/* Scales a (count elements) so that its largest part is near 1 when that
+ * part is below the square root of the least normal number; returns the
+ * exponent applied (0: untouched). */
+static int lift_tiny(char *a, int64_t count, int32_t dtype)
+{
+    int complex_dtype = dtype == TSR_COMPLEX64 || dtype == TSR_COMPLEX128;
+    int64_t parts = complex_dtype ? 2 * count : count;
+    double largest = 0;
+    for (int64_t i = 0; i < parts; i++)
+        largest = fmax(largest, fabs(part_at(a, i, dtype)));
+    double limit = dtype == TSR_FLOAT32 || dtype == TSR_COMPLEX64 ? sqrt(FLT_MIN) : sqrt(DBL_MIN);
+    if (!(largest > 0) || largest >= limit)
+        return 0;
+    int exponent = -ilogb(largest);
+    for (int64_t i = 0; i < parts; i++)
+        part_scale(a, i, dtype, exponent);
+    return exponent;
+}
+
+/* Scales the upper trapezoid (U) of a column-major m x n by 2^exponent. */
+static void scale_upper(char *a, int64_t m, int64_t n, int32_t dtype, int exponent)
+{
+    int complex_dtype = dtype == TSR_COMPLEX64 || dtype == TSR_COMPLEX128;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i <= j && i < m; i++) {
+            int64_t e = j * m + i;
+            if (complex_dtype) {
+                part_scale(a, 2 * e, dtype, exponent);
+                part_scale(a, 2 * e + 1, dtype, exponent);
+            } else {
+                part_scale(a, e, dtype, exponent);
+            }
+        }
+}
+
 /* ---- one matrix through LAPACK ---------------------------------------------- */
 
 static int32_t potrf(int32_t dtype, char uplo, int64_t n, void *a)
@@ -208,7 +278,10 @@ static void lapack_matrix(const linalg_run *run, int64_t index, char *a, char *b
         tsr__ref_linalg_store_int(&ops[2], index, &info);
     } else if (run->job == JOB_LU) {
         int64_t m = ops[0].rows, n = ops[0].cols, k = m < n ? m : n;
+        int shift = lift_tiny(a, m * n, run->dtype);
         info = getrf(run->dtype, m, n, a, ipiv);
+        if (shift != 0)
+            scale_upper(a, m, n, run->dtype, -shift);
         scatter_cm(&ops[1], index, elem, a);
         tsr__ref_linalg_store_int(&ops[2], index, (const int32_t *)ipiv);
         (void)k;
