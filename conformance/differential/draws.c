@@ -31,6 +31,7 @@ static const draw_table draw_tables[] = {
     {conf_diff_draws_nn, &conf_diff_draws_nn_count},
     {conf_diff_draws_creation, &conf_diff_draws_creation_count},
     {conf_diff_draws_inplace, &conf_diff_draws_inplace_count},
+    {conf_diff_draws_linalg, &conf_diff_draws_linalg_count},
 };
 
 const conf_diff_op *conf_diff_op_find(const char *op)

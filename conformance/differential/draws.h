@@ -72,5 +72,7 @@ extern const conf_diff_op conf_diff_draws_creation[];
 extern const size_t conf_diff_draws_creation_count;
 extern const conf_diff_op conf_diff_draws_inplace[];
 extern const size_t conf_diff_draws_inplace_count;
+extern const conf_diff_op conf_diff_draws_linalg[];
+extern const size_t conf_diff_draws_linalg_count;
 
 #endif
