@@ -114,6 +114,7 @@ FAMILIES = [
     linalg.solve_triangular,
     linalg.lu,
     linalg.solve,
+    linalg.spectral,
 ]
 
 

@@ -176,6 +176,45 @@ static int adapt_det(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
+static int adapt_qr(conf_call *call)
+{
+    tsr_tensor *a, *q = NULL, *r = NULL;
+    const char *mode;
+    if (!conf_bind_tensor(call, "A", &a) || !conf_arg_string_or(call, "mode", "reduced", &mode))
+        return CONF_BIND_SKIP;
+    int st = tsr_linalg_qr(a, mode, &q, &r);
+    return conf_call_return_pair(call, st, q, r);
+}
+
+static int adapt_eigh(conf_call *call)
+{
+    tsr_tensor *a, *w = NULL, *v = NULL;
+    const char *uplo;
+    if (!conf_bind_tensor(call, "A", &a) || !conf_arg_string_or(call, "UPLO", "L", &uplo))
+        return CONF_BIND_SKIP;
+    if (op_is(call, "linalg_eigvalsh")) {
+        int st = tsr_linalg_eigvalsh(a, uplo, &w);
+        return conf_call_return(call, st, w);
+    }
+    int st = tsr_linalg_eigh(a, uplo, &w, &v);
+    return conf_call_return_pair(call, st, w, v);
+}
+
+static int adapt_svd(conf_call *call)
+{
+    tsr_tensor *a, *u = NULL, *s = NULL, *vh = NULL;
+    bool full;
+    if (!conf_bind_tensor(call, "A", &a) || !conf_arg_bool_or(call, "full_matrices", true, &full))
+        return CONF_BIND_SKIP;
+    if (op_is(call, "linalg_svdvals")) {
+        int st = tsr_linalg_svdvals(a, &s);
+        return conf_call_return(call, st, s);
+    }
+    int st = tsr_linalg_svd(a, full, &u, &s, &vh);
+    conf_call_return_pair(call, st, u, s);
+    return conf_call_return(call, st, vh);
+}
+
 const conf_adapter conf_bindings_linalg[] = {
     {"linalg_cholesky", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
     {"linalg_cholesky_ex", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
@@ -197,6 +236,11 @@ const conf_adapter conf_bindings_linalg[] = {
     {"linalg_det", adapt_det, TSR_OP_LINALG_LU, 0},
     {"linalg_slogdet", adapt_det, TSR_OP_LINALG_LU, 0},
     {"logdet", adapt_det, TSR_OP_LINALG_LU, 0},
+    {"linalg_qr", adapt_qr, TSR_OP_LINALG_QR, 0},
+    {"linalg_eigh", adapt_eigh, TSR_OP_LINALG_EIGH, 0},
+    {"linalg_eigvalsh", adapt_eigh, TSR_OP_LINALG_EIGH, 0},
+    {"linalg_svd", adapt_svd, TSR_OP_LINALG_SVD, 0},
+    {"linalg_svdvals", adapt_svd, TSR_OP_LINALG_SVD, 0},
 };
 const size_t conf_bindings_linalg_count =
     sizeof conf_bindings_linalg / sizeof conf_bindings_linalg[0];

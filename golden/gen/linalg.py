@@ -407,3 +407,71 @@ def solve(b):
            {"input": exact((2, 2), F64, [0.0, 1.0, 1.0, 0.0])})
     b.case("logdet", "f64_singular_is_minus_inf", _logdet, {"input": exact((2, 2), F64,
                                                                           singular)})
+
+
+def _qr(A, **kw):
+    return _resolved(tuple(torch.linalg.qr(A, **kw)))
+
+
+def _eigh(A, **kw):
+    return _resolved(tuple(torch.linalg.eigh(A, **kw)))
+
+
+def _eigvalsh(A, **kw):
+    return torch.linalg.eigvalsh(A, **kw)
+
+
+def _svd(A, **kw):
+    return _resolved(tuple(torch.linalg.svd(A, **kw)))
+
+
+def _svdvals(A):
+    return torch.linalg.svdvals(A)
+
+
+def _gauged(entry, gauge):
+    """Marks a case "check": "identity" and its outputs that are unique only
+    up to a gauge (golden-format.md)."""
+    if entry is not None and "outputs" in entry:
+        entry["check"] = "identity"
+        for i in gauge:
+            entry["outputs"][i]["gauge"] = True
+
+
+def spectral(b):
+    for dt in DTYPES:
+        s = SHORT[dt]
+        for shape in ((4, 4), (5, 3), (3, 5), (2, 3, 3)):
+            tag = "x".join(map(str, shape))
+            b.case("linalg_svdvals", f"{s}_{tag}", _svdvals,
+                   {"A": general(f"svals{s}{tag}", shape, dt)}, tol=TOL)
+            for full in (False, True):
+                e = b.case("linalg_svd", f"{s}_{tag}{'_full' if full else ''}", _svd,
+                           {"A": general(f"svd{s}{tag}{full}", shape, dt)},
+                           {"full_matrices": full}, tol=TOL)
+                _gauged(e, (0, 2))
+            for mode in ("reduced", "complete", "r"):
+                e = b.case("linalg_qr", f"{s}_{tag}_{mode}", _qr,
+                           {"A": general(f"qr{s}{tag}{mode}", shape, dt)}, {"mode": mode},
+                           tol=TOL)
+                _gauged(e, (0, 1) if mode != "r" else (1,))
+        for uplo in ("L", "U"):
+            b.case("linalg_eigvalsh", f"{s}_{uplo}", _eigvalsh,
+                   {"A": spd(f"evh{s}{uplo}", (2, 4, 4), dt)}, {"UPLO": uplo}, tol=TOL)
+            e = b.case("linalg_eigh", f"{s}_{uplo}", _eigh,
+                       {"A": spd(f"eh{s}{uplo}", (2, 4, 4), dt)}, {"UPLO": uplo}, tol=TOL)
+            _gauged(e, (1,))
+    b.case("linalg_eigvalsh", "f64_indefinite", _eigvalsh,
+           {"A": exact((3, 3), F64, [2.0, -1.0, 0.0, -1.0, 2.0, -1.0, 0.0, -1.0, -3.0])}, tol=TOL)
+    b.case("linalg_eigvalsh", "f64_reads_one_triangle", _eigvalsh,
+           {"A": exact((2, 2), F64, [2.0, 7.0, 1.0, 3.0])}, {"UPLO": "U"}, tol=TOL)
+    b.case("linalg_svdvals", "f64_rank_deficient", _svdvals,
+           {"A": exact((3, 3), F64, [1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 1.0, 0.0, 1.0])}, tol=TOL)
+    b.case("linalg_svdvals", "f64_large_20x18", _svdvals, {"A": general("sv2018", (20, 18), F64)},
+           tol=TOL)
+    b.case("linalg_svdvals", "f64_empty_batch", _svdvals, {"A": T((0, 3, 2), F64)})
+    b.case("linalg_eigvalsh", "bad_uplo_error", _eigvalsh, {"A": T((2, 2), F64)},
+           {"UPLO": "X"}, expect="error")
+    b.case("linalg_qr", "bad_mode_error", _qr, {"A": T((2, 2), F64)}, {"mode": "x"},
+           expect="error")
+    b.case("linalg_svdvals", "int_error", _svdvals, {"A": T((2, 2), "int64")}, expect="error")

@@ -115,6 +115,28 @@ TSR_API tsr_status tsr_linalg_slogdet(const tsr_tensor *a, tsr_tensor **sign,
 /* torch.logdet(A): log det A; NaN where a real det is negative. */
 TSR_API tsr_status tsr_logdet(const tsr_tensor *a, tsr_tensor **out);
 
+/* ======================================================================== */
+/* QR, eigh, SVD (no gradients yet: a backward through them fails)          */
+/* ======================================================================== */
+
+/* torch.linalg.qr(A, mode): mode "reduced" (NULL), "complete" or "r" (Q
+ * then an empty tensor). Householder QR; R's diagonal is real, of either
+ * sign, so Q and R are unique only up to the signs (phases) of Q's columns. */
+TSR_API tsr_status tsr_linalg_qr(const tsr_tensor *a, const char *mode, tsr_tensor **q,
+                                 tsr_tensor **r);
+/* torch.linalg.eigh(A, UPLO): ascending real eigenvalues and orthonormal
+ * eigenvectors of the Hermitian matrix A's lower ("L", NULL) or upper ("U")
+ * triangle names. */
+TSR_API tsr_status tsr_linalg_eigh(const tsr_tensor *a, const char *uplo,
+                                   tsr_tensor **eigenvalues, tsr_tensor **eigenvectors);
+/* torch.linalg.eigvalsh(A, UPLO): the eigenvalues alone. */
+TSR_API tsr_status tsr_linalg_eigvalsh(const tsr_tensor *a, const char *uplo, tsr_tensor **out);
+/* torch.linalg.svd(A, full_matrices): U, S (descending, real) and Vh. */
+TSR_API tsr_status tsr_linalg_svd(const tsr_tensor *a, bool full_matrices, tsr_tensor **u,
+                                  tsr_tensor **s, tsr_tensor **vh);
+/* torch.linalg.svdvals(A): the singular values alone. */
+TSR_API tsr_status tsr_linalg_svdvals(const tsr_tensor *a, tsr_tensor **out);
+
 #ifdef __cplusplus
 }
 #endif

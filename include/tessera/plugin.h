@@ -19,7 +19,8 @@
  *  1.0  first version: memory, host copies, synchronisation, kernel table.
  *  1.1  op TSR_OP_CROSS_ENTROPY and tsr_cross_entropy_attrs.
  *  1.2 (LINALG): ops TSR_OP_LINALG_CHOLESKY, TSR_OP_LINALG_LU,
- *       TSR_OP_LINALG_SOLVE_TRIANGULAR and tsr_linalg_attrs.
+ *       TSR_OP_LINALG_SOLVE_TRIANGULAR, TSR_OP_LINALG_QR, TSR_OP_LINALG_EIGH,
+ *       TSR_OP_LINALG_SVD and tsr_linalg_attrs.
  */
 #ifndef TESSERA_PLUGIN_H
 #define TESSERA_PLUGIN_H
@@ -384,11 +385,28 @@ typedef struct tsr_scalar {
  *     TSR_LINALG_UNIT_DIAGONAL, and each element's conjugate with
  *     TSR_LINALG_CONJ (with a transposed view of a, the adjoint solve). info = 0, or the 1-based k of the first
  *     zero diagonal element read; x then holds what IEEE division gives
- *     (infinities and NaN). x may be the same memory as b. */
+ *     (infinities and NaN). x may be the same memory as b.
+ *   linalg_qr: (a [..., m, n]) -> (q [..., m, k or m], r [..., k or m, n],
+ *     info), k = min(m, n): Householder QR, a = q r, q's columns orthonormal
+ *     (the first k of the reflectors' product, or all m: the shapes say
+ *     which), r upper triangular with zeros below, its diagonal real.
+ *   linalg_eigh: (a [..., n, n]) -> (w [..., n] of a's real precision,
+ *     v [..., n, n], info): a v = v diag(w), w ascending, v's columns
+ *     orthonormal, reading a's lower triangle (upper with TSR_LINALG_UPPER)
+ *     and the real parts of its diagonal. info = 0, or k > 0 when the
+ *     iteration did not converge; a matrix holding a NaN or an infinity
+ *     gives NaN in w and v.
+ *   linalg_svd: (a [..., m, n]) -> (s [..., k] real, u [..., m, k or m],
+ *     vh [..., k or n, n], info): a = u diag(s) vh over u's first k columns
+ *     and vh's first k rows, s descending and not negative, u's columns and
+ *     vh's rows orthonormal (completed past a's rank). info as eigh's. */
 #define TSR_OP_LIST_LINALG(X)                                                    \
     X(LINALG_CHOLESKY, "linalg_cholesky")                                        \
     X(LINALG_LU, "linalg_lu")                                                    \
-    X(LINALG_SOLVE_TRIANGULAR, "linalg_solve_triangular")
+    X(LINALG_SOLVE_TRIANGULAR, "linalg_solve_triangular")                        \
+    X(LINALG_QR, "linalg_qr")                                                    \
+    X(LINALG_EIGH, "linalg_eigh")                                                \
+    X(LINALG_SVD, "linalg_svd")
 
 typedef enum tsr_op {
 #define TSR_OP_ENUM_(id, name) TSR_OP_##id,
@@ -485,7 +503,7 @@ typedef struct tsr_linalg_attrs {
     int32_t flags; /* TSR_LINALG_* */
 } tsr_linalg_attrs;
 enum {
-    TSR_LINALG_UPPER = 1 << 0,         /* cholesky, solve_triangular: the upper triangle */
+    TSR_LINALG_UPPER = 1 << 0,         /* cholesky, solve_triangular, eigh: the upper triangle */
     TSR_LINALG_UNIT_DIAGONAL = 1 << 1, /* solve_triangular: ones on the diagonal */
     TSR_LINALG_CONJ = 1 << 2,          /* solve_triangular: a's conjugate */
 };

@@ -148,6 +148,16 @@ static void add_op(table_writer *writer, int32_t op)
                                                  : tsr__ref_kernel_linalg_solve_triangular);
             }
             break;
+        case TSR_OP_LINALG_QR:
+        case TSR_OP_LINALG_EIGH:
+        case TSR_OP_LINALG_SVD:
+            if (TSR__REF_LINALG_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype,
+                    op == TSR_OP_LINALG_QR     ? tsr__ref_kernel_linalg_qr
+                    : op == TSR_OP_LINALG_EIGH ? tsr__ref_kernel_linalg_eigh
+                                               : tsr__ref_kernel_linalg_svd);
+            }
+            break;
         default: {
             const tsr__ref_elementwise_op *entry = tsr__ref_elementwise_op_find(op);
             if (entry != NULL && (entry->dtypes & TSR__REF_DTYPE_BIT(dtype))) {

@@ -69,13 +69,14 @@ static inline double tsr__ref_lz_abs1(tsr__ref_lz x)
 /* One operand of a linalg kernel: its descriptor and what walking it needs. */
 typedef struct tsr__ref_linalg_operand {
     const tsr_tensor_desc *desc;
-    int32_t matrix_dims; /* 2 for a matrix, 1 for pivots, 0 for info */
+    int32_t matrix_dims; /* 2 for a matrix, 1 for a vector (pivots, values), 0 for info */
     int64_t rows, cols;  /* of the matrix (cols = 1 for pivots) */
 } tsr__ref_linalg_operand;
 
-/* Checks the call: `inputs` and `outputs` counts, every matrix operand of
- * one of the four linalg dtypes and equal to the first input's, the int32
- * ones int32, and each operand's batch dims equal to those of the first
+/* Checks the call: `inputs` and `outputs` counts, every matrix operand
+ * (dims 2) of one of the four linalg dtypes and equal to the first input's,
+ * a values vector (dims 3) of its real precision, the others (dims 1:
+ * pivots, 0: info) int32, and each operand's batch dims equal to those of the first
  * input (whose last two dims are its matrix). Fills ops[] (inputs, then
  * outputs) with matrix_dims taken from `dims` and *batch with the number of
  * matrices. Returns TSR_OK or an error already reported. */
@@ -107,5 +108,17 @@ int32_t tsr__ref_linalg_lu(tsr__ref_lz *a, int64_t m, int64_t n, int32_t *pivots
  * returns info. */
 int32_t tsr__ref_linalg_trsm(const tsr__ref_lz *a, int64_t n, tsr__ref_lz *b, int64_t k,
                              int32_t flags);
+
+/* x * 2^exponent, both parts, exactly unless it lands in the subnormals. */
+static inline tsr__ref_lz tsr__ref_linalg_scaled(tsr__ref_lz x, int exponent)
+{
+    return tsr__ref_complex_make(scalbn(creal(x), exponent), scalbn(cimag(x), exponent));
+}
+
+/* Scales a (count elements) by the power of two that brings its largest
+ * part near 1 and returns that exponent (0 for a zero or non-finite
+ * matrix, which is left alone): the spectral kernels' sums of squares then
+ * neither overflow nor underflow. */
+int tsr__ref_linalg_normalise(tsr__ref_lz *a, int64_t count);
 
 #endif /* TSR_REFERENCE_LINALG_H */

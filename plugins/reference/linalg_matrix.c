@@ -14,6 +14,12 @@ static int check_operand(const tsr__ref_backend *backend, const char *name,
                          const tsr_tensor_desc *first, int32_t nbatch, int32_t dims,
                          const tsr_tensor_desc *desc, tsr__ref_linalg_operand *op)
 {
+    /* 3: a vector of the matrices' real precision (eigenvalues, singular values) */
+    int32_t want = dims == 2   ? first->dtype
+                   : dims == 3 ? tsr__ref_dtype_real_part(first->dtype)
+                               : TSR_INT32;
+    if (dims == 3)
+        dims = 1;
     if (desc->ndim != nbatch + dims || desc->ndim > TSR_MAX_DIMS) {
         return tsr__ref_error(backend, TSR_ERR_SHAPE, "%s: an operand of rank %d where %d was due",
                               name, (int)desc->ndim, (int)(nbatch + dims));
@@ -25,7 +31,6 @@ static int check_operand(const tsr__ref_backend *backend, const char *name,
                                   (int)d, (long long)desc->shape[d], (long long)first->shape[d]);
         }
     }
-    int32_t want = dims == 2 ? first->dtype : TSR_INT32;
     if (desc->dtype != want) {
         return tsr__ref_error(backend, TSR_ERR_DTYPE, "%s: an operand is %s where %s was due", name,
                               tsr__ref_dtype_name(desc->dtype), tsr__ref_dtype_name(want));
@@ -152,4 +157,17 @@ void tsr__ref_linalg_store_int(const tsr__ref_linalg_operand *op, int64_t index,
     for (int64_t i = 0; i < op->rows; i++) {
         memcpy(base + i * row_step, &values[i], sizeof(int32_t));
     }
+}
+
+int tsr__ref_linalg_normalise(tsr__ref_lz *a, int64_t count)
+{
+    double largest = 0;
+    for (int64_t i = 0; i < count; i++)
+        largest = fmax(largest, fmax(fabs(creal(a[i])), fabs(cimag(a[i]))));
+    if (!(largest > 0) || isinf(largest))
+        return 0;
+    int exponent = -ilogb(largest);
+    for (int64_t i = 0; i < count; i++)
+        a[i] = tsr__ref_linalg_scaled(a[i], exponent);
+    return exponent;
 }
