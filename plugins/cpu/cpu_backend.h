@@ -87,5 +87,9 @@ int tsr__cpu_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
 int tsr__cpu_kernel_linalg_cholesky(void *backend, const tsr_kernel_args *args);
 int tsr__cpu_kernel_linalg_lu(void *backend, const tsr_kernel_args *args);
 int tsr__cpu_kernel_linalg_solve_triangular(void *backend, const tsr_kernel_args *args);
+/* linalg_spectral.c */
+int tsr__cpu_kernel_linalg_qr(void *backend, const tsr_kernel_args *args);
+int tsr__cpu_kernel_linalg_eigh(void *backend, const tsr_kernel_args *args);
+int tsr__cpu_kernel_linalg_svd(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_CPU_BACKEND_H */

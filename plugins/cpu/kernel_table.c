@@ -65,6 +65,9 @@ static const kernel_override overrides[] = {
     {TSR_OP_LINALG_LU, LINALG_DTYPES, tsr__cpu_kernel_linalg_lu},
     {TSR_OP_LINALG_SOLVE_TRIANGULAR, LINALG_DTYPES,
      tsr__cpu_kernel_linalg_solve_triangular},
+    {TSR_OP_LINALG_QR, LINALG_DTYPES, tsr__cpu_kernel_linalg_qr},
+    {TSR_OP_LINALG_EIGH, LINALG_DTYPES, tsr__cpu_kernel_linalg_eigh},
+    {TSR_OP_LINALG_SVD, LINALG_DTYPES, tsr__cpu_kernel_linalg_svd},
 #endif
 };
 

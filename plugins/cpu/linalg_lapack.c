@@ -25,6 +25,7 @@
 #include "cpu_blas.h"
 #include "kernels.h"
 #include "linalg.h"
+#include "linalg_cpu.h"
 
 enum { SMALL_ORDER = 16 };
 
@@ -64,7 +65,8 @@ static void steps(const tsr__ref_linalg_operand *op, size_t elem, int64_t *row, 
     *col = op->matrix_dims == 2 ? d->strides[d->ndim - 1] * (int64_t)elem : 0;
 }
 
-static void gather_cm(const tsr__ref_linalg_operand *op, int64_t index, size_t elem, char *dst)
+void tsr__cpu_linalg_gather(const tsr__ref_linalg_operand *op, int64_t index, size_t elem,
+                            char *dst)
 {
     const char *base = matrix_base(op, index, elem);
     int64_t rs, cs;
@@ -74,8 +76,8 @@ static void gather_cm(const tsr__ref_linalg_operand *op, int64_t index, size_t e
             memcpy(dst + (size_t)(j * op->rows + i) * elem, base + i * rs + j * cs, elem);
 }
 
-static void scatter_cm(const tsr__ref_linalg_operand *op, int64_t index, size_t elem,
-                       const char *src)
+void tsr__cpu_linalg_scatter(const tsr__ref_linalg_operand *op, int64_t index, size_t elem,
+                             const char *src)
 {
     char *base = matrix_base(op, index, elem);
     int64_t rs, cs;
@@ -268,13 +270,13 @@ static void lapack_matrix(const linalg_run *run, int64_t index, char *a, char *b
     const tsr__ref_linalg_operand *ops = run->ops;
     size_t elem = run->elem;
     int32_t info = 0;
-    gather_cm(&ops[0], index, elem, a);
+    tsr__cpu_linalg_gather(&ops[0], index, elem, a);
     if (run->job == JOB_CHOLESKY) {
         int upper = (run->flags & TSR_LINALG_UPPER) != 0;
         int64_t n = ops[0].rows;
         info = potrf(run->dtype, upper ? 'U' : 'L', n, a);
         zero_triangle(a, n, elem, !upper);
-        scatter_cm(&ops[1], index, elem, a);
+        tsr__cpu_linalg_scatter(&ops[1], index, elem, a);
         tsr__ref_linalg_store_int(&ops[2], index, &info);
     } else if (run->job == JOB_LU) {
         int64_t m = ops[0].rows, n = ops[0].cols, k = m < n ? m : n;
@@ -282,7 +284,7 @@ static void lapack_matrix(const linalg_run *run, int64_t index, char *a, char *b
         info = getrf(run->dtype, m, n, a, ipiv);
         if (shift != 0)
             scale_upper(a, m, n, run->dtype, -shift);
-        scatter_cm(&ops[1], index, elem, a);
+        tsr__cpu_linalg_scatter(&ops[1], index, elem, a);
         tsr__ref_linalg_store_int(&ops[2], index, (const int32_t *)ipiv);
         (void)k;
         tsr__ref_linalg_store_int(&ops[3], index, &info);
@@ -296,9 +298,9 @@ static void lapack_matrix(const linalg_run *run, int64_t index, char *a, char *b
                 break;
             }
         }
-        gather_cm(&ops[1], index, elem, b);
+        tsr__cpu_linalg_gather(&ops[1], index, elem, b);
         trsm(run->dtype, run->flags, n, k, a, b);
-        scatter_cm(&ops[2], index, elem, b);
+        tsr__cpu_linalg_scatter(&ops[2], index, elem, b);
         tsr__ref_linalg_store_int(&ops[3], index, &info);
     }
 }
