@@ -11,6 +11,14 @@
  *   cholesky_solve (x = (L L^T)^-1 b; cholesky_inverse is b = I):
  *                           gb = cholesky_solve(g, L); C = gb x^T + x gb^T
  *                           gL = -C L (upper: gU = -U C), L as a whole matrix
+ *   eigh (A = V diag(L) V^T):
+ *                           E_ij = L_j - L_i (1 on the diagonal)
+ *                           gA = V [skew(V^T gV) / 2 / E + diag(gL)] V^T
+ *   svd (A = U diag(S) Vh, k = min(m, n), U and Vh cut to k):
+ *                           E_ij = S_j^2 - S_i^2 (1 on the diagonal), skew(X) = X - X^T
+ *                           gA = U [(skew(U^T gU) S_j + S_i skew(V^T gV)) / E + diag(gS)] Vh
+ *                                + (gU - U U^T gU) / S_j Vh       (m > k)
+ *                                + U ((gV - V V^T gV) / S_j)^T    (n > k), V = Vh^T
  *   solve_triangular (x = A^-1 b, A the triangle read):
  *                           gb = A^-T g
  *                           gA = -(gb x^T) restricted to the triangle read
@@ -258,4 +266,166 @@ tsr_status tsr__grad_record_cholesky_solve(const tsr_tensor *b, const tsr_tensor
         st = tsr__node_save_output(node, 1, x, 0);
     tsr__node_release(node);
     return st;
+}
+
+/* ---- eigh and svd ------------------------------------------------------------ */
+
+static tsr_tensor *gx_unsqueeze(tsr__gx *x, const tsr_tensor *t, int64_t dim)
+{
+    tsr_tensor *r = NULL;
+    if (!t)
+        return NULL;
+    tsr_status st = tsr_unsqueeze(t, dim, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+static tsr_tensor *gx_narrow(tsr__gx *x, const tsr_tensor *t, int64_t dim, int64_t length)
+{
+    tsr_tensor *r = NULL;
+    if (!t)
+        return NULL;
+    tsr_status st = tsr_narrow(t, dim, 0, length, &r);
+    return tsr__gx_keep(x, st, r);
+}
+
+/* diag_embed(d) for d [..., k]: I_k times d as a row. */
+static tsr_tensor *gx_diag(tsr__gx *x, const tsr_tensor *d)
+{
+    tsr_tensor *eye = NULL;
+    if (!d)
+        return NULL;
+    int64_t k = d->shape[d->ndim - 1];
+    tsr_status st = tsr_eye(k, k, d->dtype, d->storage->backend, &eye);
+    eye = tsr__gx_keep(x, st, eye);
+    return tsr__gx_mul(x, eye, gx_unsqueeze(x, d, -2));
+}
+
+/* E_ij = f_j - f_i with ones on the diagonal, for f [..., k]. */
+static tsr_tensor *gx_gaps(tsr__gx *x, const tsr_tensor *f)
+{
+    tsr_tensor *eye = NULL;
+    if (!f)
+        return NULL;
+    int64_t k = f->shape[f->ndim - 1];
+    tsr_status st = tsr_eye(k, k, f->dtype, f->storage->backend, &eye);
+    eye = tsr__gx_keep(x, st, eye);
+    tsr_tensor *e = tsr__gx_sub(x, gx_unsqueeze(x, f, -2), gx_unsqueeze(x, f, -1));
+    return tsr__gx_add(x, e, eye);
+}
+
+static tsr_status eigh_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
+{
+    tsr__gx x = {0};
+    tsr_tensor *w = tsr__gx_saved(&x, node, 0), *v = tsr__gx_saved(&x, node, 1);
+    tsr_tensor *vt = gx_mT(&x, v), *vgv = gx_matmul(&x, vt, grads[1]);
+    tsr_tensor *skew = tsr__gx_scale(&x, tsr__gx_sub(&x, vgv, gx_mT(&x, vgv)), 0.5);
+    tsr_tensor *inner =
+        tsr__gx_add(&x, tsr__gx_div(&x, skew, gx_gaps(&x, w)), gx_diag(&x, grads[0]));
+    tsr__gx_result(&x, &gi[0], gx_matmul(&x, v, gx_matmul(&x, inner, vt)));
+    return tsr__gx_finish(&x);
+}
+
+/* Ends a nested chain y: its result r (NULL after a failure) becomes a
+ * temporary of the outer chain x. Keeps each formula below the chain's
+ * limit of temporaries. */
+static tsr_tensor *gx_nested(tsr__gx *x, tsr__gx *y, tsr_tensor *r)
+{
+    if (r)
+        tsr_tensor_retain(r);
+    tsr_status st = tsr__gx_finish(y);
+    if (st != TSR_OK) {
+        tsr_tensor_release(r);
+        r = NULL;
+    }
+    return tsr__gx_keep(x, st, r);
+}
+
+/* skew(a^T b) = a^T b - (a^T b)^T */
+static tsr_tensor *gx_skew_product(tsr__gx *x, const tsr_tensor *a, const tsr_tensor *b)
+{
+    tsr__gx y = {0};
+    tsr_tensor *p = gx_matmul(&y, gx_mT(&y, a), b);
+    return gx_nested(x, &y, tsr__gx_sub(&y, p, gx_mT(&y, p)));
+}
+
+/* (su S_j + S_i sv) / (S_j^2 - S_i^2) + diag(gs) */
+static tsr_tensor *gx_svd_core(tsr__gx *x, const tsr_tensor *su, const tsr_tensor *sv,
+                               const tsr_tensor *s, const tsr_tensor *gs)
+{
+    tsr__gx y = {0};
+    tsr_tensor *inner = tsr__gx_add(&y, tsr__gx_mul(&y, su, gx_unsqueeze(&y, s, -2)),
+                                    tsr__gx_mul(&y, gx_unsqueeze(&y, s, -1), sv));
+    inner = tsr__gx_div(&y, inner, gx_gaps(&y, tsr__gx_mul(&y, s, s)));
+    return gx_nested(x, &y, tsr__gx_add(&y, inner, gx_diag(&y, gs)));
+}
+
+/* (g - q q^T g) / S_j: the part of g outside q's columns, for the tall or
+ * wide side. */
+static tsr_tensor *gx_svd_rest(tsr__gx *x, const tsr_tensor *q, const tsr_tensor *g,
+                               const tsr_tensor *s)
+{
+    tsr__gx y = {0};
+    tsr_tensor *p = tsr__gx_sub(&y, g, gx_matmul(&y, q, gx_matmul(&y, gx_mT(&y, q), g)));
+    return gx_nested(x, &y, tsr__gx_div(&y, p, gx_unsqueeze(&y, s, -2)));
+}
+
+static tsr_status svd_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
+{
+    tsr__gx x = {0};
+    tsr_tensor *u = tsr__gx_saved(&x, node, 0), *s = tsr__gx_saved(&x, node, 1);
+    tsr_tensor *vh = tsr__gx_saved(&x, node, 2);
+    if (!u || !s || !vh)
+        return tsr__gx_finish(&x);
+    int64_t m = u->shape[u->ndim - 2], n = vh->shape[vh->ndim - 1], k = s->shape[s->ndim - 1];
+    u = gx_narrow(&x, u, -1, k);
+    vh = gx_narrow(&x, vh, -2, k);
+    tsr_tensor *gu = gx_narrow(&x, grads[0], -1, k),
+               *gv = gx_mT(&x, gx_narrow(&x, grads[2], -2, k));
+    tsr_tensor *v = gx_mT(&x, vh);
+    tsr_tensor *inner =
+        gx_svd_core(&x, gx_skew_product(&x, u, gu), gx_skew_product(&x, v, gv), s, grads[1]);
+    tsr_tensor *ga = gx_matmul(&x, u, gx_matmul(&x, inner, vh));
+    if (m > k)
+        ga = tsr__gx_add(&x, ga, gx_matmul(&x, gx_svd_rest(&x, u, gu, s), vh));
+    if (n > k)
+        ga = tsr__gx_add(&x, ga, gx_matmul(&x, u, gx_mT(&x, gx_svd_rest(&x, v, gv, s))));
+    tsr__gx_result(&x, &gi[0], ga);
+    return tsr__gx_finish(&x);
+}
+
+/* One node on every output of a spectral kernel, each saved. */
+static tsr_status record_outputs(const char *name, tsr__backward_fn fn, const tsr_tensor *a,
+                                 tsr_tensor **outs, int count)
+{
+    if (!tsr__grad_wanted(&a, 1))
+        return TSR_OK;
+    if (complex_input(a)) {
+        tsr_status st = TSR_OK;
+        for (int i = 0; i < count && st == TSR_OK; i++)
+            st = tsr__grad_record_unimplemented(name, &a, 1, outs[i]);
+        return st;
+    }
+    tsr__node *node = NULL;
+    tsr_status st = tsr__node_create(name, fn, 1, count, count, 0, &node);
+    if (st == TSR_OK)
+        st = tsr__node_set_input(node, 0, a);
+    for (int i = 0; i < count && st == TSR_OK; i++)
+        st = tsr__node_attach(node, i, outs[i]);
+    for (int i = 0; i < count && st == TSR_OK; i++)
+        st = tsr__node_save_output(node, i, outs[i], i);
+    tsr__node_release(node);
+    return st;
+}
+
+tsr_status tsr__grad_record_linalg_eigh(const tsr_tensor *a, tsr_tensor *w, tsr_tensor *v)
+{
+    tsr_tensor *outs[2] = {w, v};
+    return record_outputs("linalg_eigh", eigh_backward, a, outs, 2);
+}
+
+tsr_status tsr__grad_record_linalg_svd(const tsr_tensor *a, tsr_tensor *u, tsr_tensor *s,
+                                       tsr_tensor *vh)
+{
+    tsr_tensor *outs[3] = {u, s, vh};
+    return record_outputs("linalg_svd", svd_backward, a, outs, 3);
 }

@@ -14,5 +14,10 @@ tsr_status tsr__grad_record_linalg_trsm(const tsr_tensor *a, const tsr_tensor *b
  * the triangle the forward reads): x solves (L L^H) x = b. */
 tsr_status tsr__grad_record_cholesky_solve(const tsr_tensor *b, const tsr_tensor *l, bool upper,
                                            tsr_tensor *x);
+/* eigh's node on (w, v) and the SVD's on (u, s, vh): PyTorch's real
+ * formulas; the SVD's reads the first k columns of u and rows of vh. */
+tsr_status tsr__grad_record_linalg_eigh(const tsr_tensor *a, tsr_tensor *w, tsr_tensor *v);
+tsr_status tsr__grad_record_linalg_svd(const tsr_tensor *a, tsr_tensor *u, tsr_tensor *s,
+                                       tsr_tensor *vh);
 
 #endif

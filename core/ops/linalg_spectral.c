@@ -1,11 +1,13 @@
 /* QR, the Hermitian eigendecomposition and the SVD: linalg_qr, linalg_eigh,
  * linalg_eigvalsh, linalg_svd and linalg_svdvals on the kernels of the same
- * names. Their gradients are not written yet: each records an unimplemented
- * node, so a backward through them fails instead of giving zeros. */
+ * names. eigh and the SVD record PyTorch's real gradients (linalg_grad.c);
+ * QR's is not written yet and records an unimplemented node, so a backward
+ * through it fails instead of giving zeros. */
 #include <string.h>
 
 #include "autograd/graph.h"
 #include "ops/linalg.h"
+#include "ops/linalg_grad.h"
 #include "runtime/error.h"
 #include "tensor/launch.h"
 
@@ -26,7 +28,11 @@ static tsr_status run_kernel(const char *api, tsr_op op, const tsr_tensor *a, in
     tsr_linalg_attrs attrs = {.struct_size = sizeof attrs, .flags = flags};
     if (st == TSR_OK)
         st = tsr__launch(op, a->dtype, a->dtype, &a, 1, outs, nout, &attrs);
-    for (int i = 0; i < nout - 1 && st == TSR_OK; i++)
+    if (st == TSR_OK && op == TSR_OP_LINALG_EIGH)
+        st = tsr__grad_record_linalg_eigh(a, outs[0], outs[1]);
+    else if (st == TSR_OK && op == TSR_OP_LINALG_SVD)
+        st = tsr__grad_record_linalg_svd(a, outs[1], outs[0], outs[2]);
+    for (int i = 0; op == TSR_OP_LINALG_QR && i < nout - 1 && st == TSR_OK; i++)
         st = tsr__grad_record_unimplemented(api, &a, 1, outs[i]);
     if (st != TSR_OK) {
         for (int i = 0; i < nout; i++) {

@@ -5,7 +5,8 @@
  * phase of the pair's off-diagonal entry, which makes it real, and (c, s)
  * the symmetric 2 x 2 Schur rotation (Golub and Van Loan, 8.4.1), in a
  * fixed cyclic order, until a sweep rotates nothing: a pair is left alone
- * once its entry is below u times the geometric mean of its diagonal
+ * once its entry is below n u (m u for the SVD, whose inner products of
+ * m terms round that much) times the geometric mean of its diagonal
  * (which keeps the small eigen- and singular values of graded matrices
  * accurate) or below u^2 times the matrix's norm (where a zero eigen- or
  * singular value would otherwise rotate rounding errors forever). Matrices are first scaled by a
@@ -66,7 +67,7 @@ static int32_t jacobi_eigh(tsr__ref_lz *a, tsr__ref_lz *v, int64_t n)
                 tsr__ref_lz apq = a[p * n + q];
                 double g = hypot(creal(apq), cimag(apq));
                 double app = creal(a[p * n + p]), aqq = creal(a[q * n + q]);
-                if (!(g > u * sqrt(fabs(app) * fabs(aqq))) || g <= floor)
+                if (!(g > n * u * sqrt(fabs(app) * fabs(aqq))) || g <= floor)
                     continue;
                 rotated = 1;
                 double c, s;
@@ -185,7 +186,7 @@ static int32_t jacobi_svd(tsr__ref_lz *x, tsr__ref_lz *v, int64_t m, int64_t n)
                     gamma += tsr__ref_lz_mul(tsr__ref_lz_conj(xp), xq);
                 }
                 double g = hypot(creal(gamma), cimag(gamma));
-                if (!(g > u * sqrt(alpha * beta)) || g <= floor)
+                if (!(g > m * u * sqrt(alpha * beta)) || g <= floor)
                     continue;
                 rotated = 1;
                 double c, s;

@@ -1,8 +1,8 @@
 /* Gradients of the linalg ops in float64, against central finite
  * differences (tsr_gradcheck): the kernels' own formulas (cholesky,
  * lu_factor, solve_triangular, cholesky_solve) and the composites built on
- * them (solve, inv, det, slogdet, logdet, lu_solve), and double backward
- * through cholesky. */
+ * them (solve, inv, det, slogdet, logdet, lu_solve), eigh and the SVD
+ * through gauge-invariant functions, and double backward through cholesky. */
 #include "check_values.h"
 
 #include <math.h>
@@ -18,6 +18,21 @@ static tsr_tensor *leaf(int ndim, const int64_t *shape, int salt, double diag)
         int64_t r = (i / cols) % rows, c = i % cols;
         v[i] = sin(salt + 0.7 * (double)i) + (r == c ? diag : 0.0);
     }
+    tsr_tensor *t = from_doubles(v, ndim, shape, TSR_FLOAT64);
+    CHECK_OK(tsr_tensor_set_requires_grad(t, true));
+    return t;
+}
+
+/* A float64 leaf of full rank with distinct singular values: a quadratic
+ * phase, where leaf's linear one gives matrices of rank 2. */
+static tsr_tensor *rough_leaf(int ndim, const int64_t *shape, int salt)
+{
+    double v[128];
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++)
+        n *= shape[d];
+    for (int64_t i = 0; i < n && i < 128; i++)
+        v[i] = sin(1.3 * salt + 0.7 * (double)(i * i) + 0.1 * (double)i);
     tsr_tensor *t = from_doubles(v, ndim, shape, TSR_FLOAT64);
     CHECK_OK(tsr_tensor_set_requires_grad(t, true));
     return t;
@@ -125,6 +140,58 @@ static tsr_status f_solve(void *c, const tsr_tensor *const *in, int n, tsr_tenso
     }
 }
 
+/* Gauge-invariant functions of the spectral ops: values, and elementwise
+ * squares of vectors (a column's sign flip cancels in them). */
+static tsr_status f_spectral(void *c, const tsr_tensor *const *in, int n, tsr_tensor **out)
+{
+    (void)n;
+    tsr_tensor *at = NULL, *sym = NULL, *w = NULL, *v = NULL, *u = NULL, *vh = NULL;
+    tsr_status st = TSR_OK;
+    int which = *(int *)c;
+    if (which <= 1) {
+        st = tsr_transpose(in[0], -2, -1, &at);
+        if (st == TSR_OK)
+            st = tsr_binary(TSR_OP_ADD, tsr_operand_tensor(in[0]), tsr_operand_tensor(at), &sym);
+    }
+    switch (which) {
+    case 0:
+        if (st == TSR_OK)
+            st = tsr_linalg_eigvalsh(sym, "L", out);
+        break;
+    case 1:
+        if (st == TSR_OK)
+            st = tsr_linalg_eigh(sym, "U", &w, &v);
+        if (st == TSR_OK)
+            st = tsr_binary(TSR_OP_MUL, tsr_operand_tensor(v), tsr_operand_tensor(v), out);
+        break;
+    case 2:
+        st = tsr_linalg_svdvals(in[0], out);
+        break;
+    default:
+        st = tsr_linalg_svd(in[0], false, &u, &w, &vh);
+        if (st == TSR_OK)
+            st = tsr_binary(TSR_OP_MUL, tsr_operand_tensor(which == 3 ? u : vh),
+                            tsr_operand_tensor(which == 3 ? u : vh), out);
+        break;
+    }
+    tsr_tensor *all[] = {at, sym, w, v, u, vh};
+    for (int i = 0; i < 6; i++)
+        tsr_tensor_release(all[i]);
+    return st;
+}
+
+static void eigh_and_svd_gradients_match_finite_differences(void)
+{
+    gradcheck(f_spectral, 0, (tsr_tensor *[]){rough_leaf(3, (int64_t[]){2, 4, 4}, 40)}, 1);
+    gradcheck(f_spectral, 1, (tsr_tensor *[]){rough_leaf(2, (int64_t[]){4, 4}, 41)}, 1);
+    gradcheck(f_spectral, 2, (tsr_tensor *[]){rough_leaf(2, (int64_t[]){4, 3}, 42)}, 1);
+    gradcheck(f_spectral, 2, (tsr_tensor *[]){rough_leaf(2, (int64_t[]){3, 5}, 43)}, 1);
+    for (int w = 3; w <= 4; w++) {
+        gradcheck(f_spectral, w, (tsr_tensor *[]){rough_leaf(2, (int64_t[]){5, 3}, 44 + w)}, 1);
+        gradcheck(f_spectral, w, (tsr_tensor *[]){rough_leaf(2, (int64_t[]){3, 5}, 50 + w)}, 1);
+    }
+}
+
 static void cholesky_gradients_match_finite_differences(void)
 {
     for (int upper = 0; upper < 2; upper++)
@@ -204,5 +271,6 @@ int main(void)
     RUN_TEST(solve_triangular_gradients_match_finite_differences);
     RUN_TEST(solve_inv_and_determinant_gradients_match_finite_differences);
     RUN_TEST(cholesky_backward_is_differentiable_again);
+    RUN_TEST(eigh_and_svd_gradients_match_finite_differences);
     return check_summary("test_linalg_grad");
 }
