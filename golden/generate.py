@@ -115,6 +115,7 @@ FAMILIES = [
     linalg.lu,
     linalg.solve,
     linalg.spectral,
+    linalg.norms,
 ]
 
 

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "common/json_values.h"
+
 static bool op_is(const conf_call *call, const char *name)
 {
     return strcmp(call->c->op, name) == 0;
@@ -215,6 +217,77 @@ static int adapt_svd(conf_call *call)
     return conf_call_return(call, st, vh);
 }
 
+/* ord / p: a name ("fro", "nuc") or a number (infinities as "inf"), or absent. */
+static bool bind_order(conf_call *call, const char *name, const char *fallback,
+                       const char **ord_name, double *ord, bool *present)
+{
+    *present = conf_arg_present(call, name);
+    *ord_name = fallback;
+    *ord = 0;
+    if (!*present)
+        return true;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(call->c->args, name);
+    double number;
+    if (!conf_json_double(v, &number)) /* integers come tagged: a number reads first */
+        return conf_arg_string_or(call, name, fallback, ord_name);
+    *ord_name = NULL;
+    return conf_arg_double_or(call, name, 0, ord);
+}
+
+static int adapt_matrix_norm(conf_call *call)
+{
+    tsr_tensor *a, *out = NULL;
+    const char *ord_name;
+    double ord;
+    bool present, keepdim;
+    int64_t dim[2] = {-2, -1};
+    int ndim = 2;
+    if (!conf_bind_tensor(call, "A", &a) ||
+        !bind_order(call, "ord", "fro", &ord_name, &ord, &present) ||
+        !conf_arg_bool_or(call, "keepdim", false, &keepdim))
+        return CONF_BIND_SKIP;
+    if (conf_arg_present(call, "dim") && (!conf_arg_int_list(call, "dim", dim, &ndim) || ndim != 2))
+        return CONF_BIND_SKIP;
+    int st = tsr_linalg_matrix_norm(a, ord_name, ord, dim, keepdim, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_cond(conf_call *call)
+{
+    tsr_tensor *a, *out = NULL;
+    const char *p_name;
+    double p;
+    bool present;
+    if (!conf_bind_tensor(call, "A", &a) || !bind_order(call, "p", NULL, &p_name, &p, &present))
+        return CONF_BIND_SKIP;
+    int st = tsr_linalg_cond(a, p_name, p, present, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_rank_pinv(conf_call *call)
+{
+    tsr_tensor *a, *out = NULL;
+    bool hermitian, has_atol = conf_arg_present(call, "atol"),
+                    has_rtol = conf_arg_present(call, "rtol");
+    double atol, rtol, rcond;
+    bool old = op_is(call, "pinverse");
+    if (!conf_bind_tensor(call, old ? "input" : "A", &a) ||
+        !conf_arg_bool_or(call, "hermitian", false, &hermitian) ||
+        !conf_arg_double_or(call, "atol", 0, &atol) ||
+        !conf_arg_double_or(call, "rtol", 0, &rtol) ||
+        !conf_arg_double_or(call, "rcond", 1e-15, &rcond))
+        return CONF_BIND_SKIP;
+    int st;
+    if (old)
+        st = tsr_pinverse(a, rcond, &out);
+    else if (op_is(call, "linalg_pinv"))
+        st = tsr_linalg_pinv(a, has_atol ? &atol : NULL, has_rtol ? &rtol : NULL, hermitian, &out);
+    else
+        st = tsr_linalg_matrix_rank(a, has_atol ? &atol : NULL, has_rtol ? &rtol : NULL, hermitian,
+                                    &out);
+    return conf_call_return(call, st, out);
+}
+
 const conf_adapter conf_bindings_linalg[] = {
     {"linalg_cholesky", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
     {"linalg_cholesky_ex", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
@@ -241,6 +314,11 @@ const conf_adapter conf_bindings_linalg[] = {
     {"linalg_eigvalsh", adapt_eigh, TSR_OP_LINALG_EIGH, 0},
     {"linalg_svd", adapt_svd, TSR_OP_LINALG_SVD, 0},
     {"linalg_svdvals", adapt_svd, TSR_OP_LINALG_SVD, 0},
+    {"linalg_matrix_norm", adapt_matrix_norm, -1, 0},
+    {"linalg_cond", adapt_cond, TSR_OP_LINALG_SVD, 0},
+    {"linalg_matrix_rank", adapt_rank_pinv, TSR_OP_LINALG_SVD, 0},
+    {"linalg_pinv", adapt_rank_pinv, TSR_OP_LINALG_SVD, 0},
+    {"pinverse", adapt_rank_pinv, TSR_OP_LINALG_SVD, 0},
 };
 const size_t conf_bindings_linalg_count =
     sizeof conf_bindings_linalg / sizeof conf_bindings_linalg[0];

@@ -475,3 +475,78 @@ def spectral(b):
     b.case("linalg_qr", "bad_mode_error", _qr, {"A": T((2, 2), F64)}, {"mode": "x"},
            expect="error")
     b.case("linalg_svdvals", "int_error", _svdvals, {"A": T((2, 2), "int64")}, expect="error")
+
+
+def _matrix_norm(A, **kw):
+    return torch.linalg.matrix_norm(A, **kw)
+
+
+def _cond(A, **kw):
+    return torch.linalg.cond(A, **kw)
+
+
+def _matrix_rank(A, **kw):
+    return torch.linalg.matrix_rank(A, **kw)
+
+
+def _pinv(A, **kw):
+    return torch.linalg.pinv(A, **kw)
+
+
+def _pinverse(input, **kw):
+    return torch.pinverse(input, **kw)
+
+
+# torch's values of these differ in their last bits when computed with the
+# singular vectors (as under autograd), which its generator check refuses.
+SVD_ORDERS = ("nuc", 2, -2)
+
+
+def norms(b):
+    inf = float("inf")
+    orders = ["fro", "nuc", 1, -1, 2, -2, inf, -inf]
+    for dt in DTYPES:
+        s = SHORT[dt]
+        for ord_ in orders:
+            b.case("linalg_matrix_norm", f"{s}_{ord_}", _matrix_norm,
+                   {"A": general(f"mn{s}{ord_}", (2, 3, 4), dt)}, {"ord": ord_}, tol=TOL,
+                   grad=["A"] if dt == F64 and ord_ not in SVD_ORDERS else None)
+        b.case("linalg_cond", f"{s}_default", _cond, {"A": general(f"cd{s}", (2, 3, 3), dt)},
+               tol=TOL)
+        b.case("linalg_matrix_rank", f"{s}", _matrix_rank,
+               {"A": general(f"mr{s}", (2, 4, 3), dt)}, tol=TOL)
+        b.case("linalg_svdvals", f"{s}_batched_wide", _svdvals,
+               {"A": general(f"svg{s}", (2, 3, 4), dt)}, tol=TOL)
+        b.case("linalg_eigvalsh", f"{s}_batched", _eigvalsh,
+               {"A": spd(f"evg{s}", (2, 3, 3), dt)}, tol=TOL)
+    for ord_ in ("fro", "nuc", 1, -inf, 2):
+        b.case("linalg_matrix_norm", f"f64_dims_keepdim_{ord_}", _matrix_norm,
+               {"A": general(f"mnd{ord_}", (3, 2, 4), F64)},
+               {"ord": ord_, "dim": [0, 2], "keepdim": True}, tol=TOL)
+        b.case("linalg_cond", f"f64_{ord_}", _cond, {"A": general(f"cdp{ord_}", (3, 3), F64)},
+               {"p": ord_}, tol=TOL)  # torch 1.13's cond backward fails (an in-place inv)
+    b.case("linalg_cond", "f64_minus_2", _cond, {"A": general("cdm2", (3, 4), F64)}, {"p": -2},
+           tol=TOL)
+    b.case("linalg_matrix_norm", "bad_order_error", _matrix_norm, {"A": T((2, 2), F64)},
+           {"ord": 3}, expect="error")
+    b.case("linalg_matrix_norm", "vector_error", _matrix_norm, {"A": T((3,), F64)},
+           expect="error")
+    rank2 = [1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
+    b.case("linalg_matrix_rank", "f64_rank_2", _matrix_rank, {"A": exact((4, 3), F64, rank2)})
+    b.case("linalg_matrix_rank", "f64_atol", _matrix_rank,
+           {"A": exact((2, 2), F64, [1.0, 0.0, 0.0, 1e-3])}, {"atol": 1e-2})
+    b.case("linalg_matrix_rank", "f64_hermitian", _matrix_rank,
+           {"A": exact((3, 3), F64, [2.0, 1.0, 0.0, 1.0, 2.0, 0.0, 0.0, 0.0, 0.0])},
+           {"hermitian": True})
+    for dt in (F32, F64):
+        s = SHORT[dt]
+        for shape in ((3, 3), (4, 2), (2, 4), (2, 3, 3)):
+            tag = "x".join(map(str, shape))
+            b.case("linalg_pinv", f"{s}_{tag}", _pinv, {"A": general(f"pv{s}{tag}", shape, dt)},
+                   tol=TOL)
+        b.case("linalg_pinv", f"{s}_hermitian", _pinv, {"A": spd(f"pvh{s}", (3, 3), dt)},
+               {"hermitian": True}, tol=TOL)
+        b.case("pinverse", f"{s}", _pinverse, {"input": general(f"pvo{s}", (3, 2), dt)}, tol=TOL)
+    b.case("linalg_pinv", "f64_rank_deficient", _pinv, {"A": exact((4, 3), F64, rank2)}, tol=TOL)
+    b.case("linalg_pinv", "f64_rtol", _pinv, {"A": exact((2, 2), F64, [1.0, 0.0, 0.0, 1e-3])},
+           {"rtol": 1e-2}, tol=TOL)

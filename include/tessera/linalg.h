@@ -127,8 +127,8 @@ TSR_API tsr_status tsr_linalg_qr(const tsr_tensor *a, const char *mode, tsr_tens
 /* torch.linalg.eigh(A, UPLO): ascending real eigenvalues and orthonormal
  * eigenvectors of the Hermitian matrix A's lower ("L", NULL) or upper ("U")
  * triangle names. */
-TSR_API tsr_status tsr_linalg_eigh(const tsr_tensor *a, const char *uplo,
-                                   tsr_tensor **eigenvalues, tsr_tensor **eigenvectors);
+TSR_API tsr_status tsr_linalg_eigh(const tsr_tensor *a, const char *uplo, tsr_tensor **eigenvalues,
+                                   tsr_tensor **eigenvectors);
 /* torch.linalg.eigvalsh(A, UPLO): the eigenvalues alone. */
 TSR_API tsr_status tsr_linalg_eigvalsh(const tsr_tensor *a, const char *uplo, tsr_tensor **out);
 /* torch.linalg.svd(A, full_matrices): U, S (descending, real) and Vh. */
@@ -136,6 +136,31 @@ TSR_API tsr_status tsr_linalg_svd(const tsr_tensor *a, bool full_matrices, tsr_t
                                   tsr_tensor **s, tsr_tensor **vh);
 /* torch.linalg.svdvals(A): the singular values alone. */
 TSR_API tsr_status tsr_linalg_svdvals(const tsr_tensor *a, tsr_tensor **out);
+
+/* ======================================================================== */
+/* Norms and the ops on singular values                                     */
+/* ======================================================================== */
+
+/* torch.linalg.matrix_norm(A, ord, dim, keepdim): ord_name "fro" or "nuc",
+ * or NULL for the number ord (+-1, +-2, +-inf); dim NULL is (-2, -1). */
+TSR_API tsr_status tsr_linalg_matrix_norm(const tsr_tensor *a, const char *ord_name, double ord,
+                                          const int64_t *dim, bool keepdim, tsr_tensor **out);
+/* torch.linalg.cond(A, p): p None (has_p false) or +-2 from the singular
+ * values, any other matrix_norm order as norm(A) norm(A^-1). */
+TSR_API tsr_status tsr_linalg_cond(const tsr_tensor *a, const char *p_name, double p, bool has_p,
+                                   tsr_tensor **out);
+/* torch.linalg.matrix_rank(A, atol, rtol, hermitian): the number of singular
+ * values above max(atol, rtol * largest), int64; NULL tolerances are None
+ * (PyTorch's defaults: rtol = eps max(m, n) unless atol > 0). */
+TSR_API tsr_status tsr_linalg_matrix_rank(const tsr_tensor *a, const double *atol,
+                                          const double *rtol, bool hermitian, tsr_tensor **out);
+/* torch.linalg.pinv(A, atol, rtol, hermitian): the pseudoinverse through
+ * the SVD (eigh with hermitian), values below the cut-off dropped. Real
+ * dtypes only for now. */
+TSR_API tsr_status tsr_linalg_pinv(const tsr_tensor *a, const double *atol, const double *rtol,
+                                   bool hermitian, tsr_tensor **out);
+/* torch.pinverse(input, rcond): pinv with rtol = rcond. */
+TSR_API tsr_status tsr_pinverse(const tsr_tensor *a, double rcond, tsr_tensor **out);
 
 #ifdef __cplusplus
 }
