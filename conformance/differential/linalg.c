@@ -2,7 +2,8 @@
  * matrices (Hermitian positive-definite for Cholesky, a dominant diagonal
  * for the rest), written into contiguous inputs by hand, so that the two
  * backends agree to the factorisations' conditioning and no pivot choice
- * hangs on a rounding. Orders up to 24 reach the cpu backend's LAPACK path
+ * hangs on a rounding; qr, svd and eigh are judged by their identities.
+ * Orders up to 24 reach the cpu backend's LAPACK path
  * (above 16) as well as its small-matrix one. */
 #include "differential/draw_helpers.h"
 
@@ -55,18 +56,18 @@ static conf_input *matrices(conf_draft *d, const char *name, int ndim, const int
     if (!in)
         return NULL;
     conf_array *a = conf_draft_array(d, in);
-    int64_t n = shape[ndim - 1], count = 1;
+    int64_t rows = shape[ndim - 2], n = shape[ndim - 1], count = 1;
     bool cplx = tsr_dtype_is_complex(d->dtype);
     for (int i = 0; i < ndim - 2; i++)
         count *= shape[i];
     double complex m[24 * 24];
     for (int64_t b = 0; b < count; b++) {
-        for (int64_t e = 0; e < n * n; e++)
+        for (int64_t e = 0; e < rows * n; e++)
             m[e] = conf_rng_normal(d->rng) + (cplx ? I * conf_rng_normal(d->rng) : 0);
-        for (int64_t i = 0; i < n; i++)
+        for (int64_t i = 0; i < rows; i++)
             for (int64_t j = 0; j < n; j++) {
                 double complex v = m[i * n + j];
-                if (kind == HERMITIAN_PD) {
+                if (kind == HERMITIAN_PD) { /* square */
                     v = 0;
                     for (int64_t k = 0; k < n; k++)
                         v += m[i * n + k] * conj(m[j * n + k]);
@@ -75,7 +76,7 @@ static conf_input *matrices(conf_draft *d, const char *name, int ndim, const int
                     v = (kind == HERMITIAN_PD ? creal(v) : v) + (double)n + 2.0;
                 if (kind == TRIANGULAR && j > i)
                     v = 0;
-                store(a, b * n * n + i * n + j, v);
+                store(a, (b * rows + i) * n + j, v);
             }
     }
     return in;
@@ -153,11 +154,62 @@ static bool draw_square(conf_draft *d)
     return true;
 }
 
+/* A general m x n batch for the spectral ops; their vectors are judged by
+ * their identities ("check": "identity"), their values by value. */
+static bool draw_rectangular(conf_draft *d, bool identity)
+{
+    if (!linalg_dtype(d))
+        return false;
+    int64_t shape[TSR_MAX_DIMS];
+    int ndim = batch_shape(d, order(d), shape);
+    shape[ndim - 1] = range(d, pick(d, 0.05) ? 0 : 1, 9);
+    matrices(d, "A", ndim, shape, DOMINANT);
+    d->c->identity = identity;
+    tolerance(d);
+    return true;
+}
+
+static bool draw_qr(conf_draft *d)
+{
+    static const char *const modes[] = {"reduced", "complete", "r"};
+    bool ok = draw_rectangular(d, true);
+    if (ok)
+        conf_draft_arg_string(d, "mode", modes[range(d, 0, 2)]);
+    return ok;
+}
+
+static bool draw_svd(conf_draft *d)
+{
+    bool ok = draw_rectangular(d, true);
+    if (ok)
+        conf_draft_arg_bool(d, "full_matrices", pick(d, 0.5));
+    return ok;
+}
+
+static bool draw_svdvals(conf_draft *d)
+{
+    return draw_rectangular(d, false);
+}
+
+static bool draw_eigh(conf_draft *d)
+{
+    bool ok = draw_cholesky(d); /* Hermitian positive-definite, and an "upper" arg */
+    if (!ok)
+        return false;
+    /* eigh's own argument is UPLO; drop cholesky's */
+    cJSON_DeleteItemFromObjectCaseSensitive(d->c->args, "upper");
+    conf_draft_arg_string(d, "UPLO", pick(d, 0.5) ? "U" : "L");
+    d->c->identity = strcmp(d->c->op, "linalg_eigh") == 0;
+    return true;
+}
+
 const conf_diff_op conf_diff_draws_linalg[] = {
     {"linalg_cholesky", draw_cholesky, 0}, {"linalg_solve_triangular", draw_solve_triangular, 0},
     {"linalg_lu_factor", draw_square, 0},  {"linalg_solve", draw_solve, 0},
     {"linalg_inv", draw_square, 0},        {"linalg_det", draw_square, 0},
-    {"linalg_slogdet", draw_square, 0},
+    {"linalg_slogdet", draw_square, 0},    {"linalg_qr", draw_qr, 0},
+    {"linalg_svd", draw_svd, 0},           {"linalg_svdvals", draw_svdvals, 0},
+    {"linalg_eigh", draw_eigh, 0},         {"linalg_eigvalsh", draw_eigh, 0},
 };
 const size_t conf_diff_draws_linalg_count =
     sizeof conf_diff_draws_linalg / sizeof conf_diff_draws_linalg[0];

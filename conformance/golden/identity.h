@@ -8,11 +8,16 @@
 #include "bindings/bind.h"
 #include "golden/compare.h"
 
-/* Compares call's outputs with `expected` for linalg_qr, linalg_svd and
- * linalg_eigh (shapes and dtypes exactly, non-gauge outputs by value, gauge
- * ones by identity), each matrix of the batch on its own, with the case's
- * tolerance. A message says what failed. */
+/* Compares call's outputs with the `nexpected` tensors `expected` for
+ * linalg_qr, linalg_svd and linalg_eigh (shapes and dtypes exactly, outputs
+ * whose gauge[i] is false by value, the others by identity), each matrix of
+ * the batch on its own, with the case's tolerance. A message says what
+ * failed. */
 conf_compare_status conf_identity_compare(const conf_call *call, tsr_tensor *const *expected,
-                                          char *msg, size_t cap);
+                                          int nexpected, const bool *gauge, char *msg, size_t cap);
+/* Whether output i of op is unique only up to a gauge (Q and R of qr, U and
+ * Vh of svd, the eigenvectors of eigh): what the differential mode, whose
+ * cases carry no manifest, assumes. */
+bool conf_identity_gauge(const char *op, int i);
 
 #endif
