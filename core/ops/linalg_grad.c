@@ -19,6 +19,9 @@
  *                           gA = U [(skew(U^T gU) S_j + S_i skew(V^T gV)) / E + diag(gS)] Vh
  *                                + (gU - U U^T gU) / S_j Vh       (m > k)
  *                                + U ((gV - V V^T gV) / S_j)^T    (n > k), V = Vh^T
+ *   qr (A = Q R, m >= n, reduced or square):
+ *                           M = R gR^T - gQ^T Q, C = tril(M) + tril(M, -1)^T
+ *                           gA = (gQ + Q C) R^-T
  *   solve_triangular (x = A^-1 b, A the triangle read):
  *                           gb = A^-T g
  *                           gA = -(gb x^T) restricted to the triangle read
@@ -428,4 +431,38 @@ tsr_status tsr__grad_record_linalg_svd(const tsr_tensor *a, tsr_tensor *u, tsr_t
 {
     tsr_tensor *outs[3] = {u, s, vh};
     return record_outputs("linalg_svd", svd_backward, a, outs, 3);
+}
+
+/* ---- qr ------------------------------------------------------------------------ */
+
+static tsr_status qr_backward(tsr__node *node, tsr_tensor *const *grads, tsr_tensor **gi)
+{
+    tsr__gx x = {0};
+    tsr_tensor *q = tsr__gx_saved(&x, node, 0), *r = tsr__gx_saved(&x, node, 1);
+    tsr_tensor *gq = grads[0], *gr = grads[1];
+    tsr_tensor *mm =
+        tsr__gx_sub(&x, gx_matmul(&x, r, gx_mT(&x, gr)), gx_matmul(&x, gx_mT(&x, gq), q));
+    tsr_tensor *c = tsr__gx_add(&x, gx_tri(&x, mm, false, 0), gx_mT(&x, gx_tri(&x, mm, false, -1)));
+    tsr_tensor *ga = tsr__gx_add(&x, gx_matmul(&x, q, c), gq);
+    tsr__gx_result(&x, &gi[0], gx_solve(&x, gx_mT(&x, r), ga, false, false, false));
+    return tsr__gx_finish(&x);
+}
+
+tsr_status tsr__grad_record_linalg_qr(const tsr_tensor *a, tsr_tensor *q, tsr_tensor *r,
+                                      bool q_computed)
+{
+    int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
+    bool square_q = q_computed && q->shape[q->ndim - 1] == (m < n ? m : n);
+    if (!q_computed || m < n || !square_q || complex_input(a)) {
+        /* PyTorch refuses mode='r' and complete with m > n; m < n is not written yet */
+        tsr_tensor *outs[2] = {q, r};
+        tsr_status st = TSR_OK;
+        for (int i = q_computed ? 0 : 1; i < 2 && st == TSR_OK; i++)
+            st = tsr__grad_record_unimplemented("linalg_qr (mode r, complete with m > n, m < n "
+                                                "or complex)",
+                                                &a, 1, outs[i]);
+        return st;
+    }
+    tsr_tensor *outs[2] = {q, r};
+    return record_outputs("linalg_qr", qr_backward, a, outs, 2);
 }

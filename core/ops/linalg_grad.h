@@ -19,5 +19,9 @@ tsr_status tsr__grad_record_cholesky_solve(const tsr_tensor *b, const tsr_tensor
 tsr_status tsr__grad_record_linalg_eigh(const tsr_tensor *a, tsr_tensor *w, tsr_tensor *v);
 tsr_status tsr__grad_record_linalg_svd(const tsr_tensor *a, tsr_tensor *u, tsr_tensor *s,
                                        tsr_tensor *vh);
+/* qr's node on (q, r): PyTorch's real formula for m >= n (reduced, or
+ * square); other shapes and mode 'r' record an unimplemented node. */
+tsr_status tsr__grad_record_linalg_qr(const tsr_tensor *a, tsr_tensor *q, tsr_tensor *r,
+                                      bool q_computed);
 
 #endif

@@ -1,8 +1,8 @@
 /* QR, the Hermitian eigendecomposition and the SVD: linalg_qr, linalg_eigh,
  * linalg_eigvalsh, linalg_svd and linalg_svdvals on the kernels of the same
- * names. eigh and the SVD record PyTorch's real gradients (linalg_grad.c);
- * QR's is not written yet and records an unimplemented node, so a backward
- * through it fails instead of giving zeros. */
+ * names, with PyTorch's real gradients (linalg_grad.c; QR's for m >= n
+ * only: other shapes record an unimplemented node, so a backward through
+ * them fails instead of giving zeros). */
 #include <string.h>
 
 #include "autograd/graph.h"
@@ -11,6 +11,9 @@
 #include "runtime/error.h"
 #include "tensor/launch.h"
 
+/* A core-only flag beside the kernel's: mode 'r' drops Q (not passed on). */
+enum { TSR__QR_Q_UNUSED = 1 << 30 };
+
 static tsr_dtype real_of(tsr_dtype d)
 {
     return d == TSR_COMPLEX64 ? TSR_FLOAT32 : d == TSR_COMPLEX128 ? TSR_FLOAT64 : d;
@@ -18,22 +21,22 @@ static tsr_dtype real_of(tsr_dtype d)
 
 /* Runs kernel `op` on a with outputs of the given shapes and dtypes; the
  * last output is info (int32, the batch shape). */
-static tsr_status run_kernel(const char *api, tsr_op op, const tsr_tensor *a, int32_t flags,
-                             int nout, const int *ndims, const int64_t (*shapes)[TSR_MAX_DIMS],
+static tsr_status run_kernel(tsr_op op, const tsr_tensor *a, int32_t flags, int nout,
+                             const int *ndims, const int64_t (*shapes)[TSR_MAX_DIMS],
                              const tsr_dtype *dtypes, tsr_tensor **outs)
 {
     tsr_status st = TSR_OK;
     for (int i = 0; i < nout && st == TSR_OK; i++)
         st = tsr_zeros(ndims[i], shapes[i], dtypes[i], a->storage->backend, &outs[i]);
-    tsr_linalg_attrs attrs = {.struct_size = sizeof attrs, .flags = flags};
+    tsr_linalg_attrs attrs = {.struct_size = sizeof attrs, .flags = flags & ~TSR__QR_Q_UNUSED};
     if (st == TSR_OK)
         st = tsr__launch(op, a->dtype, a->dtype, &a, 1, outs, nout, &attrs);
     if (st == TSR_OK && op == TSR_OP_LINALG_EIGH)
         st = tsr__grad_record_linalg_eigh(a, outs[0], outs[1]);
     else if (st == TSR_OK && op == TSR_OP_LINALG_SVD)
         st = tsr__grad_record_linalg_svd(a, outs[1], outs[0], outs[2]);
-    for (int i = 0; op == TSR_OP_LINALG_QR && i < nout - 1 && st == TSR_OK; i++)
-        st = tsr__grad_record_unimplemented(api, &a, 1, outs[i]);
+    else if (st == TSR_OK && op == TSR_OP_LINALG_QR)
+        st = tsr__grad_record_linalg_qr(a, outs[0], outs[1], (flags & TSR__QR_Q_UNUSED) == 0);
     if (st != TSR_OK) {
         for (int i = 0; i < nout; i++) {
             tsr_tensor_release(outs[i]);
@@ -99,7 +102,8 @@ tsr_status tsr_linalg_qr(const tsr_tensor *a, const char *mode, tsr_tensor **q, 
     int ndims[3] = {a->ndim, a->ndim, a->ndim - 2};
     tsr_dtype dtypes[3] = {a->dtype, a->dtype, TSR_INT32};
     tsr_tensor *outs[3] = {NULL, NULL, NULL};
-    st = run_kernel(api, TSR_OP_LINALG_QR, a, 0, 3, ndims, shapes, dtypes, outs);
+    st = run_kernel(TSR_OP_LINALG_QR, a, r_only ? TSR__QR_Q_UNUSED : 0, 3, ndims, shapes, dtypes,
+                    outs);
     if (st != TSR_OK)
         return st;
     tsr_tensor_release(outs[2]);
@@ -136,8 +140,8 @@ static tsr_status eigh_run(const char *api, const tsr_tensor *a, const char *upl
     int ndims[3] = {a->ndim - 1, a->ndim, a->ndim - 2};
     tsr_dtype dtypes[3] = {real_of(a->dtype), a->dtype, TSR_INT32};
     tsr_tensor *outs[3] = {NULL, NULL, NULL};
-    st = run_kernel(api, TSR_OP_LINALG_EIGH, a, upper ? TSR_LINALG_UPPER : 0, 3, ndims, shapes,
-                    dtypes, outs);
+    st = run_kernel(TSR_OP_LINALG_EIGH, a, upper ? TSR_LINALG_UPPER : 0, 3, ndims, shapes, dtypes,
+                    outs);
     if (st == TSR_OK)
         st = check_converged(api, outs[2], "eigenvalues");
     tsr_tensor_release(outs[2]);
@@ -184,7 +188,7 @@ static tsr_status svd_run(const char *api, const tsr_tensor *a, bool full, tsr_t
     int ndims[4] = {a->ndim - 1, a->ndim, a->ndim, a->ndim - 2};
     tsr_dtype dtypes[4] = {real_of(a->dtype), a->dtype, a->dtype, TSR_INT32};
     tsr_tensor *outs[4] = {NULL, NULL, NULL, NULL};
-    st = run_kernel(api, TSR_OP_LINALG_SVD, a, 0, 4, ndims, shapes, dtypes, outs);
+    st = run_kernel(TSR_OP_LINALG_SVD, a, 0, 4, ndims, shapes, dtypes, outs);
     if (st == TSR_OK)
         st = check_converged(api, outs[3], "singular values");
     tsr_tensor_release(outs[3]);

@@ -167,6 +167,13 @@ static tsr_status f_spectral(void *c, const tsr_tensor *const *in, int n, tsr_te
     case 2:
         st = tsr_linalg_svdvals(in[0], out);
         break;
+    case 5: /* R * R: R's row signs cancel; and Q * Q likewise */
+    case 6:
+        st = tsr_linalg_qr(in[0], "reduced", &u, &vh);
+        if (st == TSR_OK)
+            st = tsr_binary(TSR_OP_MUL, tsr_operand_tensor(which == 5 ? vh : u),
+                            tsr_operand_tensor(which == 5 ? vh : u), out);
+        break;
     default:
         st = tsr_linalg_svd(in[0], false, &u, &w, &vh);
         if (st == TSR_OK)
@@ -180,12 +187,16 @@ static tsr_status f_spectral(void *c, const tsr_tensor *const *in, int n, tsr_te
     return st;
 }
 
-static void eigh_and_svd_gradients_match_finite_differences(void)
+static void eigh_svd_and_qr_gradients_match_finite_differences(void)
 {
     gradcheck(f_spectral, 0, (tsr_tensor *[]){rough_leaf(3, (int64_t[]){2, 4, 4}, 40)}, 1);
     gradcheck(f_spectral, 1, (tsr_tensor *[]){rough_leaf(2, (int64_t[]){4, 4}, 41)}, 1);
     gradcheck(f_spectral, 2, (tsr_tensor *[]){rough_leaf(2, (int64_t[]){4, 3}, 42)}, 1);
     gradcheck(f_spectral, 2, (tsr_tensor *[]){rough_leaf(2, (int64_t[]){3, 5}, 43)}, 1);
+    for (int w = 5; w <= 6; w++) {
+        gradcheck(f_spectral, w, (tsr_tensor *[]){rough_leaf(2, (int64_t[]){5, 3}, 60 + w)}, 1);
+        gradcheck(f_spectral, w, (tsr_tensor *[]){rough_leaf(3, (int64_t[]){2, 3, 3}, 70 + w)}, 1);
+    }
     for (int w = 3; w <= 4; w++) {
         gradcheck(f_spectral, w, (tsr_tensor *[]){rough_leaf(2, (int64_t[]){5, 3}, 44 + w)}, 1);
         gradcheck(f_spectral, w, (tsr_tensor *[]){rough_leaf(2, (int64_t[]){3, 5}, 50 + w)}, 1);
@@ -271,6 +282,6 @@ int main(void)
     RUN_TEST(solve_triangular_gradients_match_finite_differences);
     RUN_TEST(solve_inv_and_determinant_gradients_match_finite_differences);
     RUN_TEST(cholesky_backward_is_differentiable_again);
-    RUN_TEST(eigh_and_svd_gradients_match_finite_differences);
+    RUN_TEST(eigh_svd_and_qr_gradients_match_finite_differences);
     return check_summary("test_linalg_grad");
 }
