@@ -116,6 +116,7 @@ FAMILIES = [
     linalg.solve,
     linalg.spectral,
     linalg.norms,
+    linalg.matrix_exp,
 ]
 
 

@@ -288,6 +288,16 @@ static int adapt_rank_pinv(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
+static int adapt_matrix_exp(conf_call *call)
+{
+    tsr_tensor *a, *out = NULL;
+    bool old = op_is(call, "matrix_exp");
+    if (!conf_bind_tensor(call, old ? "input" : "A", &a))
+        return CONF_BIND_SKIP;
+    int st = old ? tsr_matrix_exp(a, &out) : tsr_linalg_matrix_exp(a, &out);
+    return conf_call_return(call, st, out);
+}
+
 const conf_adapter conf_bindings_linalg[] = {
     {"linalg_cholesky", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
     {"linalg_cholesky_ex", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
@@ -319,6 +329,8 @@ const conf_adapter conf_bindings_linalg[] = {
     {"linalg_matrix_rank", adapt_rank_pinv, TSR_OP_LINALG_SVD, 0},
     {"linalg_pinv", adapt_rank_pinv, TSR_OP_LINALG_SVD, 0},
     {"pinverse", adapt_rank_pinv, TSR_OP_LINALG_SVD, 0},
+    {"linalg_matrix_exp", adapt_matrix_exp, TSR_OP_LINALG_LU, 0},
+    {"matrix_exp", adapt_matrix_exp, TSR_OP_LINALG_LU, 0},
 };
 const size_t conf_bindings_linalg_count =
     sizeof conf_bindings_linalg / sizeof conf_bindings_linalg[0];

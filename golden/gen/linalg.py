@@ -550,3 +550,25 @@ def norms(b):
     b.case("linalg_pinv", "f64_rank_deficient", _pinv, {"A": exact((4, 3), F64, rank2)}, tol=TOL)
     b.case("linalg_pinv", "f64_rtol", _pinv, {"A": exact((2, 2), F64, [1.0, 0.0, 0.0, 1e-3])},
            {"rtol": 1e-2}, tol=TOL)
+
+
+def _matrix_exp(A):
+    return torch.linalg.matrix_exp(A)
+
+
+def _matrix_exp_old(input):
+    return torch.matrix_exp(input)
+
+
+def matrix_exp(b):
+    for dt in DTYPES:
+        s = SHORT[dt]
+        b.case("linalg_matrix_exp", f"{s}", _matrix_exp, {"A": rhs(f"me{s}", (3, 3), dt)},
+               tol=TOL, grad=["A"] if dt == F64 else None)
+        b.case("linalg_matrix_exp", f"{s}_batched_large_norm", _matrix_exp,
+               {"A": general(f"meb{s}", (2, 4, 4), dt, shift=3.0)}, tol=TOL)
+    b.case("matrix_exp", "f64", _matrix_exp_old, {"input": rhs("meo", (3, 3), F64)}, tol=TOL)
+    b.case("linalg_matrix_exp", "f64_zero", _matrix_exp, {"A": T((2, 2), F64, values=[0.0] * 4)})
+    b.case("linalg_matrix_exp", "f64_empty", _matrix_exp, {"A": T((0, 3, 3), F64)})
+    b.case("linalg_matrix_exp", "not_square_error", _matrix_exp, {"A": T((2, 3), F64)},
+           expect="error")

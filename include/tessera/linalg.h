@@ -162,6 +162,12 @@ TSR_API tsr_status tsr_linalg_pinv(const tsr_tensor *a, const double *atol, cons
 /* torch.pinverse(input, rcond): pinv with rtol = rcond. */
 TSR_API tsr_status tsr_pinverse(const tsr_tensor *a, double rcond, tsr_tensor **out);
 
+/* torch.linalg.matrix_exp(A) / torch.matrix_exp: scaling and squaring with
+ * the [13/13] Pade approximant, the scaling taken from the batch's largest
+ * 1-norm (docs/linalg.md). */
+TSR_API tsr_status tsr_linalg_matrix_exp(const tsr_tensor *a, tsr_tensor **out);
+TSR_API tsr_status tsr_matrix_exp(const tsr_tensor *a, tsr_tensor **out);
+
 #ifdef __cplusplus
 }
 #endif
