@@ -117,6 +117,7 @@ FAMILIES = [
     linalg.spectral,
     linalg.norms,
     linalg.matrix_exp,
+    linalg.tensor_ops,
 ]
 
 

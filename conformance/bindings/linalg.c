@@ -298,6 +298,59 @@ static int adapt_matrix_exp(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
+static int adapt_norm(conf_call *call)
+{
+    tsr_tensor *a, *out = NULL;
+    const char *ord_name;
+    double ord;
+    bool present, keepdim;
+    int64_t dim[TSR_MAX_DIMS];
+    int ndim = 0;
+    bool has_dim = conf_arg_present(call, "dim");
+    if (!conf_bind_tensor(call, "A", &a) ||
+        !bind_order(call, "ord", NULL, &ord_name, &ord, &present) ||
+        !conf_arg_bool_or(call, "keepdim", false, &keepdim))
+        return CONF_BIND_SKIP;
+    if (has_dim && !conf_arg_int_list(call, "dim", dim, &ndim)) {
+        /* one int */
+        int64_t d;
+        if (!conf_arg_int(call, "dim", &d))
+            return CONF_BIND_SKIP;
+        dim[0] = d;
+        ndim = 1;
+    }
+    int st = tsr_linalg_norm(a, ord_name, ord, present, has_dim ? dim : NULL, ndim, keepdim, &out);
+    return conf_call_return(call, st, out);
+}
+
+static int adapt_tensor_ops(conf_call *call)
+{
+    tsr_tensor *a, *b = NULL, *out = NULL;
+    if (!conf_bind_tensor(call, "A", &a))
+        return CONF_BIND_SKIP;
+    if (op_is(call, "linalg_tensorinv")) {
+        int64_t ind;
+        if (!conf_arg_int_or(call, "ind", 2, &ind))
+            return CONF_BIND_SKIP;
+        int st = tsr_linalg_tensorinv(a, ind, &out);
+        return conf_call_return(call, st, out);
+    }
+    if (op_is(call, "linalg_householder_product")) {
+        if (!conf_bind_tensor(call, "tau", &b))
+            return CONF_BIND_SKIP;
+        int st = tsr_linalg_householder_product(a, b, &out);
+        return conf_call_return(call, st, out);
+    }
+    int64_t dims[TSR_MAX_DIMS];
+    int ndims = 0;
+    bool has_dims = conf_arg_present(call, "dims");
+    if (!conf_bind_tensor(call, "B", &b) ||
+        (has_dims && !conf_arg_int_list(call, "dims", dims, &ndims)))
+        return CONF_BIND_SKIP;
+    int st = tsr_linalg_tensorsolve(a, b, has_dims ? dims : NULL, ndims, &out);
+    return conf_call_return(call, st, out);
+}
+
 const conf_adapter conf_bindings_linalg[] = {
     {"linalg_cholesky", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
     {"linalg_cholesky_ex", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
@@ -331,6 +384,10 @@ const conf_adapter conf_bindings_linalg[] = {
     {"pinverse", adapt_rank_pinv, TSR_OP_LINALG_SVD, 0},
     {"linalg_matrix_exp", adapt_matrix_exp, TSR_OP_LINALG_LU, 0},
     {"matrix_exp", adapt_matrix_exp, TSR_OP_LINALG_LU, 0},
+    {"linalg_norm", adapt_norm, -1, 0},
+    {"linalg_tensorinv", adapt_tensor_ops, TSR_OP_LINALG_LU, 0},
+    {"linalg_tensorsolve", adapt_tensor_ops, TSR_OP_LINALG_LU, 0},
+    {"linalg_householder_product", adapt_tensor_ops, -1, 0},
 };
 const size_t conf_bindings_linalg_count =
     sizeof conf_bindings_linalg / sizeof conf_bindings_linalg[0];

@@ -272,3 +272,29 @@ tsr_status tsr_pinverse(const tsr_tensor *a, double rcond, tsr_tensor **out)
     double atol = 0.0;
     return tsr_linalg_pinv(a, &atol, &rcond, false, out);
 }
+
+tsr_status tsr_linalg_norm(const tsr_tensor *a, const char *ord_name, double ord, bool has_ord,
+                           const int64_t *dim, int ndim, bool keepdim, tsr_tensor **out)
+{
+    const char *api = "linalg.norm";
+    if (!a || !out)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: A and out must not be NULL", api);
+    /* PyTorch 1.13: a matrix norm for a name, for two dims, or for a 2-d A
+     * with an order and no dims; a vector norm otherwise (2 by default). */
+    bool matrix = ord_name || (dim && ndim == 2) || (!dim && has_ord && a->ndim == 2);
+    if (matrix && !(dim && ndim == 2) && a->ndim != 2)
+        return tsr__set_error(TSR_ERR_SHAPE,
+                              "%s: If dim is not specified but ord is, the input must be 1D or 2D. "
+                              "Got %dD.",
+                              api, a->ndim);
+    if (matrix)
+        return tsr_linalg_matrix_norm(a, ord_name ? ord_name : NULL, ord_name ? 0 : ord, dim,
+                                      keepdim, out);
+    if (!dim && has_ord && a->ndim != 1)
+        return tsr__set_error(TSR_ERR_SHAPE,
+                              "%s: If dim is not specified but ord is, the input must be 1D or 2D. "
+                              "Got %dD.",
+                              api, a->ndim);
+    return tsr_linalg_vector_norm(a, has_ord ? ord : 2.0, dim, dim ? ndim : 0, keepdim,
+                                  TSR_DTYPE_INFER, out);
+}

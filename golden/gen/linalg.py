@@ -572,3 +572,59 @@ def matrix_exp(b):
     b.case("linalg_matrix_exp", "f64_empty", _matrix_exp, {"A": T((0, 3, 3), F64)})
     b.case("linalg_matrix_exp", "not_square_error", _matrix_exp, {"A": T((2, 3), F64)},
            expect="error")
+
+
+def _norm(A, **kw):
+    return torch.linalg.norm(A, **kw)
+
+
+def _tensorinv(A, **kw):
+    return torch.linalg.tensorinv(A, **kw)
+
+
+def _tensorsolve(A, B, **kw):
+    return torch.linalg.tensorsolve(A, B, **kw)
+
+
+def _householder_product(A, tau):
+    return torch.linalg.householder_product(A, tau)
+
+
+def tensor_ops(b):
+    inf = float("inf")
+    for dt in (F32, F64, C128):
+        s = SHORT[dt]
+        b.case("linalg_norm", f"{s}_default", _norm, {"A": rhs(f"nd{s}", (2, 3, 4), dt)}, tol=TOL)
+        b.case("linalg_norm", f"{s}_vector_3", _norm, {"A": rhs(f"nv{s}", (5,), dt)}, {"ord": 3},
+               tol=TOL)
+        b.case("linalg_norm", f"{s}_matrix_nuc", _norm, {"A": general(f"nn{s}", (3, 4), dt)},
+               {"ord": "nuc"}, tol=TOL)
+        b.case("linalg_norm", f"{s}_matrix_inf", _norm, {"A": general(f"ni{s}", (3, 4), dt)},
+               {"ord": inf}, tol=TOL)
+        b.case("linalg_norm", f"{s}_dims", _norm, {"A": rhs(f"ndm{s}", (2, 3, 4), dt)},
+               {"ord": 1, "dim": [0, 2], "keepdim": True}, tol=TOL)
+        b.case("linalg_norm", f"{s}_one_dim", _norm, {"A": rhs(f"nod{s}", (2, 3, 4), dt)},
+               {"dim": 1}, tol=TOL, grad=["A"] if dt == F64 else None)
+        b.case("linalg_tensorinv", f"{s}", _tensorinv,
+               {"A": general(f"ti{s}", (6, 6), dt, shift=4.0)}, {"ind": 1}, tol=TOL)
+    a64 = general("ti4", (6, 6), F64, shift=4.0)
+    b.case("linalg_tensorinv", "f64_4d", _tensorinv,
+           {"A": T((2, 3, 6), F64, values=a64.values)}, {"ind": 2}, tol=TOL, grad=["A"])
+    b.case("linalg_tensorinv", "ind_error", _tensorinv, {"A": T((2, 3, 6), F64)}, {"ind": 1},
+           expect="error")
+    b.case("linalg_tensorsolve", "f64", _tensorsolve,
+           {"A": T((2, 3, 6), F64, values=a64.values), "B": rhs("tsb", (2, 3), F64)}, tol=TOL,
+           grad=["A", "B"])
+    b.case("linalg_tensorsolve", "f64_dims", _tensorsolve,
+           {"A": T((6, 2, 3), F64, values=a64.values), "B": rhs("tsdb", (2, 3), F64)},
+           {"dims": [0]}, tol=TOL)
+    for dt in (F32, F64):
+        s = SHORT[dt]
+        for shape, k in (((4, 3), 3), ((5, 3), 2), ((2, 4, 4), 4)):
+            tag = "x".join(map(str, shape))
+            tau = rhs(f"hpt{s}{tag}", shape[:-2] + (k,), dt)
+            b.case("linalg_householder_product", f"{s}_{tag}_k{k}", _householder_product,
+                   {"A": rhs(f"hp{s}{tag}", shape, dt), "tau": tau}, tol=TOL,
+                   grad=["A", "tau"] if dt == F64 else None)
+    b.case("linalg_householder_product", "wide_error", _householder_product,
+           {"A": T((3, 4), F64), "tau": T((3,), F64)}, expect="error")

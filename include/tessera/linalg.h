@@ -162,6 +162,25 @@ TSR_API tsr_status tsr_linalg_pinv(const tsr_tensor *a, const double *atol, cons
 /* torch.pinverse(input, rcond): pinv with rtol = rcond. */
 TSR_API tsr_status tsr_pinverse(const tsr_tensor *a, double rcond, tsr_tensor **out);
 
+/* torch.linalg.norm(A, ord, dim, keepdim): matrix_norm for ord_name
+ * ("fro", "nuc"), two dims, or a 2-d A with an order (has_ord) and no dims;
+ * vector_norm (2 by default) otherwise. dim NULL is None. */
+TSR_API tsr_status tsr_linalg_norm(const tsr_tensor *a, const char *ord_name, double ord,
+                                   bool has_ord, const int64_t *dim, int ndim, bool keepdim,
+                                   tsr_tensor **out);
+/* torch.linalg.tensorinv(A, ind): inv of A as a prod(shape[:ind]) square
+ * matrix, shaped shape[ind:] + shape[:ind]. */
+TSR_API tsr_status tsr_linalg_tensorinv(const tsr_tensor *a, int64_t ind, tsr_tensor **out);
+/* torch.linalg.tensorsolve(A, B, dims): X with tensordot(A, X, X.ndim) = B;
+ * dims (NULL: None) names A's dims moved last first. */
+TSR_API tsr_status tsr_linalg_tensorsolve(const tsr_tensor *a, const tsr_tensor *b,
+                                          const int64_t *dims, int ndims, tsr_tensor **out);
+/* torch.linalg.householder_product(A, tau): the first n columns of the
+ * product of the reflectors I - tau_i v_i v_i^T that A's columns and tau
+ * name (as geqrf leaves them). Real dtypes for now. */
+TSR_API tsr_status tsr_linalg_householder_product(const tsr_tensor *a, const tsr_tensor *tau,
+                                                  tsr_tensor **out);
+
 /* torch.linalg.matrix_exp(A) / torch.matrix_exp: scaling and squaring with
  * the [13/13] Pade approximant, the scaling taken from the batch's largest
  * 1-norm (docs/linalg.md). */
