@@ -31,7 +31,7 @@ from gen import (attention, copy, creation, elementwise2_binary,  # noqa: E402
                  loss, mask, nn, norm, products, rearrange, reduce, reduce_stats, scan,
                  scatter, selfcheck, softmax, sort, ternary, unique, views,
                  views_grad)
-from gen import linalg  # noqa: E402
+from gen import linalg, linalg_spectral  # noqa: E402
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -114,10 +114,10 @@ FAMILIES = [
     linalg.solve_triangular,
     linalg.lu,
     linalg.solve,
-    linalg.spectral,
-    linalg.norms,
-    linalg.matrix_exp,
-    linalg.tensor_ops,
+    linalg_spectral.spectral,
+    linalg_spectral.norms,
+    linalg_spectral.matrix_exp,
+    linalg_spectral.tensor_ops,
 ]
 
 
