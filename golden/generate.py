@@ -118,6 +118,7 @@ FAMILIES = [
     linalg_spectral.norms,
     linalg_spectral.matrix_exp,
     linalg_spectral.tensor_ops,
+    linalg_spectral.ormqr,
 ]
 
 

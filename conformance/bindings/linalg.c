@@ -351,6 +351,18 @@ static int adapt_tensor_ops(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
+static int adapt_ormqr(conf_call *call)
+{
+    tsr_tensor *a, *tau, *c, *out = NULL;
+    bool left, transpose;
+    if (!conf_bind_tensor(call, "input", &a) || !conf_bind_tensor(call, "input2", &tau) ||
+        !conf_bind_tensor(call, "input3", &c) || !conf_arg_bool_or(call, "left", true, &left) ||
+        !conf_arg_bool_or(call, "transpose", false, &transpose))
+        return CONF_BIND_SKIP;
+    int st = tsr_ormqr(a, tau, c, left, transpose, &out);
+    return conf_call_return(call, st, out);
+}
+
 const conf_adapter conf_bindings_linalg[] = {
     {"linalg_cholesky", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
     {"linalg_cholesky_ex", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
@@ -388,6 +400,7 @@ const conf_adapter conf_bindings_linalg[] = {
     {"linalg_tensorinv", adapt_tensor_ops, TSR_OP_LINALG_LU, 0},
     {"linalg_tensorsolve", adapt_tensor_ops, TSR_OP_LINALG_LU, 0},
     {"linalg_householder_product", adapt_tensor_ops, -1, 0},
+    {"ormqr", adapt_ormqr, -1, 0},
 };
 const size_t conf_bindings_linalg_count =
     sizeof conf_bindings_linalg / sizeof conf_bindings_linalg[0];

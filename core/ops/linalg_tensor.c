@@ -102,58 +102,22 @@ tsr_status tsr_linalg_tensorsolve(const tsr_tensor *a, const tsr_tensor *b, cons
     return st;
 }
 
-/* Q = H_0 H_1 ... H_(k-1), H_i = I - tau_i v_i v_i^T, v_i column i of A
- * below its diagonal with a one on it: m x n, the product's first n
- * columns. Real dtypes (the complex form needs v^H). */
-tsr_status tsr_linalg_householder_product(const tsr_tensor *a, const tsr_tensor *tau,
-                                          tsr_tensor **out)
+/* c := H_i c (left) or c H_i (right) for H_i = I - tau_i v_i v_i^T, over
+ * i = k-1 .. 0 (backwards) or 0 .. k-1: with v the reflectors' columns,
+ * tau [..., k]. Takes c's reference and returns the result's. */
+static tsr_status apply_reflectors(const tsr_tensor *v, const tsr_tensor *tau, int64_t k, bool left,
+                                   bool backwards, tsr_tensor **c)
 {
-    const char *api = "linalg.householder_product";
-    if (!out)
-        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", api);
-    tsr_status st = tsr__linalg_check_matrix(api, "A", a, false);
-    if (st == TSR_OK && !tau)
-        st = tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: tau must not be NULL", api);
-    if (st == TSR_OK)
-        st = tsr__linalg_check_same_dtype(api, "A", a, "tau", tau);
-    if (st != TSR_OK)
-        return st;
-    if (a->dtype == TSR_COMPLEX64 || a->dtype == TSR_COMPLEX128)
-        return tsr__set_error(TSR_ERR_UNIMPLEMENTED, "%s: complex inputs are not supported yet",
-                              api);
-    int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
-    int64_t k = tau->ndim > 0 ? tau->shape[tau->ndim - 1] : 0;
-    if (m < n)
-        return tsr__set_error(TSR_ERR_SHAPE,
-                              "%s: input.shape[-2] must be greater than or equal to "
-                              "input.shape[-1]",
-                              api);
-    if (tau->ndim != a->ndim - 1 || k > n)
-        return tsr__set_error(TSR_ERR_SHAPE,
-                              "%s: input.shape[-1] must be greater than or equal to tau.shape[-1] "
-                              "and tau must have the batch dims of input",
-                              api);
-    tsr_tensor *strict = NULL, *eye = NULL, *v = NULL, *q = NULL, *eye_m = NULL;
-    st = tsr_tril(a, -1, &strict);
-    if (st == TSR_OK)
-        st = tsr_eye(m, n, a->dtype, a->storage->backend, &eye);
-    if (st == TSR_OK)
-        st = tsr_binary(TSR_OP_ADD, tsr_operand_tensor(strict), tsr_operand_tensor(eye), &v);
-    if (st == TSR_OK)
-        st = tsr_eye(m, n, a->dtype, a->storage->backend, &eye_m);
-    if (st == TSR_OK) { /* Q starts as I's first n columns; H_i from the last to the first */
-        int64_t shape[TSR_MAX_DIMS];
-        memcpy(shape, a->shape, sizeof shape);
-        st = tsr_expand(eye_m, a->ndim, shape, &q);
-    }
-    for (int64_t i = k - 1; i >= 0 && st == TSR_OK; i--) {
+    tsr_status st = TSR_OK;
+    for (int64_t step = 0; step < k && st == TSR_OK; step++) {
+        int64_t i = backwards ? k - 1 - step : step;
         tsr_tensor *vi = NULL, *vt = NULL, *w = NULL, *ti = NULL, *t2 = NULL, *tw = NULL;
         tsr_tensor *outer = NULL, *next = NULL;
         st = tsr_narrow(v, -1, i, 1, &vi);
         if (st == TSR_OK)
             st = tsr_transpose(vi, -2, -1, &vt);
-        if (st == TSR_OK)
-            st = tsr_matmul(vt, q, &w); /* v^T Q: [.., 1, n] */
+        if (st == TSR_OK) /* v^T c [.., 1, cols] or c v [.., rows, 1] */
+            st = left ? tsr_matmul(vt, *c, &w) : tsr_matmul(*c, vi, &w);
         if (st == TSR_OK)
             st = tsr_narrow(tau, -1, i, 1, &ti);
         if (st == TSR_OK)
@@ -161,17 +125,111 @@ tsr_status tsr_linalg_householder_product(const tsr_tensor *a, const tsr_tensor 
         if (st == TSR_OK)
             st = tsr_binary(TSR_OP_MUL, tsr_operand_tensor(w), tsr_operand_tensor(t2), &tw);
         if (st == TSR_OK)
-            st = tsr_matmul(vi, tw, &outer);
+            st = left ? tsr_matmul(vi, tw, &outer) : tsr_matmul(tw, vt, &outer);
         if (st == TSR_OK)
-            st = tsr_binary(TSR_OP_SUB, tsr_operand_tensor(q), tsr_operand_tensor(outer), &next);
-        tsr_tensor *done[] = {vi, vt, w, ti, t2, tw, outer, q};
+            st = tsr_binary(TSR_OP_SUB, tsr_operand_tensor(*c), tsr_operand_tensor(outer), &next);
+        tsr_tensor *done[] = {vi, vt, w, ti, t2, tw, outer};
         for (size_t j = 0; j < sizeof done / sizeof done[0]; j++)
             tsr_tensor_release(done[j]);
-        q = next;
+        if (st == TSR_OK) {
+            tsr_tensor_release(*c);
+            *c = next;
+        }
     }
+    return st;
+}
+
+/* The reflectors' columns of a [..., m, n]: below the diagonal, a one on it. */
+static tsr_status reflectors(const tsr_tensor *a, tsr_tensor **v)
+{
+    int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
+    tsr_tensor *strict = NULL, *eye = NULL;
+    tsr_status st = tsr_tril(a, -1, &strict);
+    if (st == TSR_OK)
+        st = tsr_eye(m, n, a->dtype, a->storage->backend, &eye);
+    if (st == TSR_OK)
+        st = tsr_binary(TSR_OP_ADD, tsr_operand_tensor(strict), tsr_operand_tensor(eye), v);
     tsr_tensor_release(strict);
     tsr_tensor_release(eye);
-    tsr_tensor_release(eye_m);
+    return st;
+}
+
+static tsr_status check_reflectors(const char *api, const tsr_tensor *a, const tsr_tensor *tau)
+{
+    tsr_status st = tsr__linalg_check_matrix(api, "A", a, false);
+    if (st == TSR_OK && !tau)
+        st = tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: tau must not be NULL", api);
+    if (st == TSR_OK)
+        st = tsr__linalg_check_same_dtype(api, "A", a, "tau", tau);
+    if (st == TSR_OK && (a->dtype == TSR_COMPLEX64 || a->dtype == TSR_COMPLEX128))
+        st = tsr__set_error(TSR_ERR_UNIMPLEMENTED, "%s: complex inputs are not supported yet", api);
+    int64_t n = a->shape[a->ndim - 1], k = tau && tau->ndim > 0 ? tau->shape[tau->ndim - 1] : 0;
+    if (st == TSR_OK && (tau->ndim != a->ndim - 1 || k > n))
+        st = tsr__set_error(TSR_ERR_SHAPE,
+                            "%s: input.shape[-1] must be greater than or equal to tau.shape[-1] "
+                            "and tau must have the batch dims of input",
+                            api);
+    return st;
+}
+
+/* Q = H_0 H_1 ... H_(k-1) applied to I's first n columns (m x n). Real
+ * dtypes (the complex form needs v^H). */
+tsr_status tsr_linalg_householder_product(const tsr_tensor *a, const tsr_tensor *tau,
+                                          tsr_tensor **out)
+{
+    const char *api = "linalg.householder_product";
+    if (!out)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", api);
+    tsr_status st = check_reflectors(api, a, tau);
+    if (st != TSR_OK)
+        return st;
+    int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
+    if (m < n)
+        return tsr__set_error(TSR_ERR_SHAPE,
+                              "%s: input.shape[-2] must be greater than or equal to "
+                              "input.shape[-1]",
+                              api);
+    tsr_tensor *v = NULL, *eye = NULL, *q = NULL;
+    st = reflectors(a, &v);
+    if (st == TSR_OK)
+        st = tsr_eye(m, n, a->dtype, a->storage->backend, &eye);
+    if (st == TSR_OK)
+        st = tsr_expand(eye, a->ndim, a->shape, &q);
+    if (st == TSR_OK)
+        st = apply_reflectors(v, tau, tau->shape[tau->ndim - 1], true, true, &q);
     tsr_tensor_release(v);
+    tsr_tensor_release(eye);
     return tsr__deliver(st, q, out);
+}
+
+/* torch.ormqr(A, tau, C, left, transpose): op(Q) C or C op(Q) with Q the
+ * full m x m product of the reflectors. */
+tsr_status tsr_ormqr(const tsr_tensor *a, const tsr_tensor *tau, const tsr_tensor *c, bool left,
+                     bool transpose, tsr_tensor **out)
+{
+    const char *api = "ormqr";
+    if (!out || !c)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: C and out must not be NULL", api);
+    tsr_status st = check_reflectors(api, a, tau);
+    if (st == TSR_OK)
+        st = tsr__linalg_check_same_dtype(api, "A", a, "C", c);
+    if (st == TSR_OK && c->ndim < 2)
+        st = tsr__set_error(TSR_ERR_SHAPE, "%s: C must have at least 2 dimensions", api);
+    if (st != TSR_OK)
+        return st;
+    int64_t m = a->shape[a->ndim - 2];
+    int64_t side = left ? c->shape[c->ndim - 2] : c->shape[c->ndim - 1];
+    if (side != m)
+        return tsr__set_error(TSR_ERR_SHAPE,
+                              "%s: input.shape[-2] must be equal to other.shape[%d] (%lld != %lld)",
+                              api, left ? -2 : -1, (long long)m, (long long)side);
+    tsr_tensor *v = NULL, *cc = NULL;
+    st = reflectors(a, &v);
+    if (st == TSR_OK)
+        st = tsr_clone(c, &cc);
+    /* Q C and C Q^T take the reflectors from the last, Q^T C and C Q from the first */
+    if (st == TSR_OK)
+        st = apply_reflectors(v, tau, tau->shape[tau->ndim - 1], left, left != transpose, &cc);
+    tsr_tensor_release(v);
+    return tsr__deliver(st, cc, out);
 }

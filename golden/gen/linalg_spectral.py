@@ -228,3 +228,25 @@ def tensor_ops(b):
                    grad=["A", "tau"] if dt == F64 else None)
     b.case("linalg_householder_product", "wide_error", _householder_product,
            {"A": T((3, 4), F64), "tau": T((3,), F64)}, expect="error")
+
+
+def _ormqr(input, input2, input3, **kw):
+    return torch.ormqr(input, input2, input3, **kw)
+
+
+def ormqr(b):
+    for dt in (F32, F64):
+        s = SHORT[dt]
+        for left in (True, False):
+            for transpose in (False, True):
+                tag = f"{'left' if left else 'right'}{'_t' if transpose else ''}"
+                cshape = (4, 2) if left else (2, 4)
+                b.case("ormqr", f"{s}_{tag}", _ormqr,
+                       {"input": rhs(f"om{s}{tag}", (4, 3), dt),
+                        "input2": rhs(f"omt{s}{tag}", (3,), dt),
+                        "input3": rhs(f"omc{s}{tag}", cshape, dt)},
+                       {"left": left, "transpose": transpose}, tol=TOL)
+    # (no grad entries: torch 1.13 has no ormqr derivative)
+    b.case("ormqr", "f64_batched", _ormqr,
+           {"input": rhs("omb", (2, 3, 3), F64), "input2": rhs("ombt", (2, 2), F64),
+            "input3": rhs("ombc", (2, 3, 4), F64)}, tol=TOL)

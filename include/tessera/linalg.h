@@ -181,6 +181,12 @@ TSR_API tsr_status tsr_linalg_tensorsolve(const tsr_tensor *a, const tsr_tensor 
 TSR_API tsr_status tsr_linalg_householder_product(const tsr_tensor *a, const tsr_tensor *tau,
                                                   tsr_tensor **out);
 
+/* torch.ormqr(A, tau, C, left, transpose): Q C, Q^T C, C Q or C Q^T for
+ * the full m x m product Q of the reflectors in A and tau (geqrf's layout).
+ * Real dtypes for now. */
+TSR_API tsr_status tsr_ormqr(const tsr_tensor *a, const tsr_tensor *tau, const tsr_tensor *c,
+                             bool left, bool transpose, tsr_tensor **out);
+
 /* torch.linalg.matrix_exp(A) / torch.matrix_exp: scaling and squaring with
  * the [13/13] Pade approximant, the scaling taken from the batch's largest
  * 1-norm (docs/linalg.md). */
