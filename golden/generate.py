@@ -119,6 +119,7 @@ FAMILIES = [
     linalg_spectral.matrix_exp,
     linalg_spectral.tensor_ops,
     linalg_spectral.ormqr,
+    linalg_spectral.geqrf,
 ]
 
 

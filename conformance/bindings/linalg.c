@@ -363,6 +363,15 @@ static int adapt_ormqr(conf_call *call)
     return conf_call_return(call, st, out);
 }
 
+static int adapt_geqrf(conf_call *call)
+{
+    tsr_tensor *a, *qr = NULL, *tau = NULL;
+    if (!conf_bind_tensor(call, "input", &a))
+        return CONF_BIND_SKIP;
+    int st = tsr_geqrf(a, &qr, &tau);
+    return conf_call_return_pair(call, st, qr, tau);
+}
+
 const conf_adapter conf_bindings_linalg[] = {
     {"linalg_cholesky", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
     {"linalg_cholesky_ex", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
@@ -401,6 +410,7 @@ const conf_adapter conf_bindings_linalg[] = {
     {"linalg_tensorsolve", adapt_tensor_ops, TSR_OP_LINALG_LU, 0},
     {"linalg_householder_product", adapt_tensor_ops, -1, 0},
     {"ormqr", adapt_ormqr, -1, 0},
+    {"geqrf", adapt_geqrf, TSR_OP_LINALG_GEQRF, 0},
 };
 const size_t conf_bindings_linalg_count =
     sizeof conf_bindings_linalg / sizeof conf_bindings_linalg[0];

@@ -222,3 +222,34 @@ tsr_status tsr_linalg_svdvals(const tsr_tensor *a, tsr_tensor **out)
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "linalg.svdvals: out must not be NULL");
     return svd_run("linalg.svdvals", a, false, NULL, out, NULL);
 }
+
+tsr_status tsr_geqrf(const tsr_tensor *a, tsr_tensor **qr, tsr_tensor **tau)
+{
+    const char *api = "geqrf";
+    if (!qr || !tau)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: outputs must not be NULL", api);
+    tsr_status st = tsr__linalg_check_matrix(api, "input", a, false);
+    if (st != TSR_OK)
+        return st;
+    int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1], k = m < n ? m : n;
+    int64_t shapes[3][TSR_MAX_DIMS];
+    batch_shape(a, shapes[0], 2, (int64_t[]){m, n});
+    batch_shape(a, shapes[1], 1, (int64_t[]){k});
+    batch_shape(a, shapes[2], 0, NULL);
+    int ndims[3] = {a->ndim, a->ndim - 1, a->ndim - 2};
+    tsr_dtype dtypes[3] = {a->dtype, a->dtype, TSR_INT32};
+    tsr_tensor *outs[3] = {NULL, NULL, NULL};
+    st = run_kernel(TSR_OP_LINALG_GEQRF, a, 0, 3, ndims, shapes, dtypes, outs);
+    /* PyTorch 1.13 has no derivative for geqrf either */
+    for (int i = 0; i < 2 && st == TSR_OK; i++)
+        st = tsr__grad_record_unimplemented("geqrf", &a, 1, outs[i]);
+    tsr_tensor_release(outs[2]);
+    if (st != TSR_OK) {
+        tsr_tensor_release(outs[0]);
+        tsr_tensor_release(outs[1]);
+        return st;
+    }
+    *qr = outs[0];
+    *tau = outs[1];
+    return TSR_OK;
+}

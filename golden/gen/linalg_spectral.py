@@ -250,3 +250,19 @@ def ormqr(b):
     b.case("ormqr", "f64_batched", _ormqr,
            {"input": rhs("omb", (2, 3, 3), F64), "input2": rhs("ombt", (2, 2), F64),
             "input3": rhs("ombc", (2, 3, 4), F64)}, tol=TOL)
+
+
+def _geqrf(input):
+    return tuple(torch.geqrf(input))
+
+
+def geqrf(b):
+    """geqrf's layout is LAPACK's: the same reflectors (v_j = 1, beta of the
+    sign opposite alpha's) on every backend, so values compare directly."""
+    for dt in DTYPES:
+        s = SHORT[dt]
+        for shape in ((4, 3), (3, 4), (2, 3, 3)):
+            tag = "x".join(map(str, shape))
+            b.case("geqrf", f"{s}_{tag}", _geqrf, {"input": general(f"gq{s}{tag}", shape, dt)},
+                   tol=TOL)
+    b.case("geqrf", "f64_empty", _geqrf, {"input": T((0, 3, 2), F64)})

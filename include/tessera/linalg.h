@@ -181,6 +181,9 @@ TSR_API tsr_status tsr_linalg_tensorsolve(const tsr_tensor *a, const tsr_tensor 
 TSR_API tsr_status tsr_linalg_householder_product(const tsr_tensor *a, const tsr_tensor *tau,
                                                   tsr_tensor **out);
 
+/* torch.geqrf(input): LAPACK's compact QR, (a, tau): R above the diagonal,
+ * the Householder vectors below it (see linalg_householder_product). */
+TSR_API tsr_status tsr_geqrf(const tsr_tensor *a, tsr_tensor **qr, tsr_tensor **tau);
 /* torch.ormqr(A, tau, C, left, transpose): Q C, Q^T C, C Q or C Q^T for
  * the full m x m product Q of the reflectors in A and tau (geqrf's layout).
  * Real dtypes for now. */

@@ -20,7 +20,7 @@
  *  1.1  op TSR_OP_CROSS_ENTROPY and tsr_cross_entropy_attrs.
  *  1.2 (LINALG): ops TSR_OP_LINALG_CHOLESKY, TSR_OP_LINALG_LU,
  *       TSR_OP_LINALG_SOLVE_TRIANGULAR, TSR_OP_LINALG_QR, TSR_OP_LINALG_EIGH,
- *       TSR_OP_LINALG_SVD and tsr_linalg_attrs.
+ *       TSR_OP_LINALG_SVD, TSR_OP_LINALG_GEQRF and tsr_linalg_attrs.
  */
 #ifndef TESSERA_PLUGIN_H
 #define TESSERA_PLUGIN_H
@@ -399,14 +399,19 @@ typedef struct tsr_scalar {
  *   linalg_svd: (a [..., m, n]) -> (s [..., k] real, u [..., m, k or m],
  *     vh [..., k or n, n], info): a = u diag(s) vh over u's first k columns
  *     and vh's first k rows, s descending and not negative, u's columns and
- *     vh's rows orthonormal (completed past a's rank). info as eigh's. */
+ *     vh's rows orthonormal (completed past a's rank). info as eigh's.
+ *   linalg_geqrf: (a [..., m, n]) -> (qr [..., m, n], tau [..., k], info):
+ *     LAPACK's geqrf layout, R on and above the diagonal (its diagonal
+ *     real), the reflectors' v below it (v_j = 1 unstored), Q = H_0 ... H_(k-1)
+ *     with H_j = I - tau_j v_j v_j^H. info = 0. */
 #define TSR_OP_LIST_LINALG(X)                                                    \
     X(LINALG_CHOLESKY, "linalg_cholesky")                                        \
     X(LINALG_LU, "linalg_lu")                                                    \
     X(LINALG_SOLVE_TRIANGULAR, "linalg_solve_triangular")                        \
     X(LINALG_QR, "linalg_qr")                                                    \
     X(LINALG_EIGH, "linalg_eigh")                                                \
-    X(LINALG_SVD, "linalg_svd")
+    X(LINALG_SVD, "linalg_svd")                                                  \
+    X(LINALG_GEQRF, "geqrf")
 
 typedef enum tsr_op {
 #define TSR_OP_ENUM_(id, name) TSR_OP_##id,

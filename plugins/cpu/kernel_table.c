@@ -68,6 +68,7 @@ static const kernel_override overrides[] = {
     {TSR_OP_LINALG_QR, LINALG_DTYPES, tsr__cpu_kernel_linalg_qr},
     {TSR_OP_LINALG_EIGH, LINALG_DTYPES, tsr__cpu_kernel_linalg_eigh},
     {TSR_OP_LINALG_SVD, LINALG_DTYPES, tsr__cpu_kernel_linalg_svd},
+    {TSR_OP_LINALG_GEQRF, LINALG_DTYPES, tsr__cpu_kernel_linalg_geqrf},
 #endif
 };
 

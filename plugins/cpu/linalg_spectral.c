@@ -18,7 +18,7 @@
 #include "cpu_blas.h"
 #include "linalg_cpu.h"
 
-typedef enum spectral_job { JOB_QR, JOB_EIGH, JOB_SVD } spectral_job;
+typedef enum spectral_job { JOB_QR, JOB_EIGH, JOB_SVD, JOB_GEQRF } spectral_job;
 
 typedef struct spectral_run {
     spectral_job job;
@@ -110,7 +110,16 @@ static void spectral_matrix(const spectral_run *run, int64_t index, char *scratc
     int32_t info = 0;
     char *a = scratch;
     tsr__cpu_linalg_gather(&ops[0], index, e, a);
-    if (run->job == JOB_QR) {
+    if (run->job == JOB_GEQRF) {
+        char *tau = a + (size_t)(m * n) * e;
+        if (geqrf(run->dtype, lm, ln, a, tau) < 0) {
+            fill_nan(a, m * n * (int64_t)parts, run->real_elem);
+            fill_nan(tau, k * (int64_t)parts, run->real_elem);
+        }
+        tsr__cpu_linalg_scatter(&ops[1], index, e, a);
+        tsr__cpu_linalg_scatter(&ops[2], index, e, tau);
+        tsr__ref_linalg_store_int(&ops[3], index, &info);
+    } else if (run->job == JOB_QR) {
         int64_t qc = ops[1].cols, rr = ops[2].rows, wide = qc > n ? qc : n;
         char *q = a + (size_t)(m * wide) * e, *r = q + (size_t)(m * wide) * e;
         char *tau = r + (size_t)(rr * n) * e;
@@ -185,8 +194,11 @@ static int run_spectral(tsr__cpu_backend *backend, const tsr_kernel_args *args, 
     static const int32_t qr_dims[] = {2, 2, 2, 0}, eigh_dims[] = {2, 3, 2, 0},
                          svd_dims[] = {2, 3, 2, 2, 0};
     spectral_run run = {.job = job};
+    static const int32_t geqrf_dims[] = {2, 2, 4, 0};
     int st =
-        job == JOB_QR
+        job == JOB_GEQRF
+            ? tsr__ref_linalg_prepare(&backend->ref, args, 1, 3, geqrf_dims, run.ops, &run.batch)
+        : job == JOB_QR
             ? tsr__ref_linalg_prepare(&backend->ref, args, 1, 3, qr_dims, run.ops, &run.batch)
         : job == JOB_EIGH
             ? tsr__ref_linalg_prepare(&backend->ref, args, 1, 3, eigh_dims, run.ops, &run.batch)
@@ -195,8 +207,9 @@ static int run_spectral(tsr__cpu_backend *backend, const tsr_kernel_args *args, 
         return st;
     int64_t m = run.ops[0].rows, n = run.ops[0].cols, k = m < n ? m : n;
     const tsr__ref_linalg_operand *o = run.ops;
-    bool bad = job == JOB_QR ? (o[1].rows != m || (o[1].cols != k && o[1].cols != m) ||
-                                o[2].cols != n || o[2].rows != o[1].cols)
+    bool bad = job == JOB_GEQRF ? (o[1].rows != m || o[1].cols != n || o[2].rows != k)
+               : job == JOB_QR  ? (o[1].rows != m || (o[1].cols != k && o[1].cols != m) ||
+                                  o[2].cols != n || o[2].rows != o[1].cols)
                : job == JOB_EIGH
                    ? (m != n || o[1].rows != n || o[2].rows != n || o[2].cols != n)
                    : (o[1].rows != k || o[2].rows != m || o[3].cols != n ||
@@ -238,4 +251,9 @@ int tsr__cpu_kernel_linalg_eigh(void *backend, const tsr_kernel_args *args)
 int tsr__cpu_kernel_linalg_svd(void *backend, const tsr_kernel_args *args)
 {
     return run_spectral(backend, args, JOB_SVD);
+}
+
+int tsr__cpu_kernel_linalg_geqrf(void *backend, const tsr_kernel_args *args)
+{
+    return run_spectral(backend, args, JOB_GEQRF);
 }

@@ -151,11 +151,13 @@ static void add_op(table_writer *writer, int32_t op)
         case TSR_OP_LINALG_QR:
         case TSR_OP_LINALG_EIGH:
         case TSR_OP_LINALG_SVD:
+        case TSR_OP_LINALG_GEQRF:
             if (TSR__REF_LINALG_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
                 add(writer, op, dtype, dtype,
                     op == TSR_OP_LINALG_QR     ? tsr__ref_kernel_linalg_qr
                     : op == TSR_OP_LINALG_EIGH ? tsr__ref_kernel_linalg_eigh
-                                               : tsr__ref_kernel_linalg_svd);
+                    : op == TSR_OP_LINALG_SVD  ? tsr__ref_kernel_linalg_svd
+                                               : tsr__ref_kernel_linalg_geqrf);
             }
             break;
         default: {

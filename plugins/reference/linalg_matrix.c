@@ -14,11 +14,12 @@ static int check_operand(const tsr__ref_backend *backend, const char *name,
                          const tsr_tensor_desc *first, int32_t nbatch, int32_t dims,
                          const tsr_tensor_desc *desc, tsr__ref_linalg_operand *op)
 {
-    /* 3: a vector of the matrices' real precision (eigenvalues, singular values) */
-    int32_t want = dims == 2   ? first->dtype
-                   : dims == 3 ? tsr__ref_dtype_real_part(first->dtype)
-                               : TSR_INT32;
-    if (dims == 3)
+    /* 3: a vector of the matrices' real precision (eigenvalues, singular
+     * values); 4: a vector of their dtype (geqrf's tau) */
+    int32_t want = dims == 2 || dims == 4 ? first->dtype
+                   : dims == 3            ? tsr__ref_dtype_real_part(first->dtype)
+                                          : TSR_INT32;
+    if (dims >= 3)
         dims = 1;
     if (desc->ndim != nbatch + dims || desc->ndim > TSR_MAX_DIMS) {
         return tsr__ref_error(backend, TSR_ERR_SHAPE, "%s: an operand of rank %d where %d was due",

@@ -111,3 +111,34 @@ int tsr__ref_kernel_linalg_qr(void *backend, const tsr_kernel_args *args)
     free(a);
     return TSR_OK;
 }
+
+int tsr__ref_kernel_linalg_geqrf(void *backend, const tsr_kernel_args *args)
+{
+    static const int32_t dims[] = {2, 2, 4, 0};
+    tsr__ref_linalg_operand ops[4];
+    int64_t batch;
+    int st = tsr__ref_linalg_prepare(backend, args, 1, 3, dims, ops, &batch);
+    if (st != TSR_OK)
+        return st;
+    int64_t m = ops[0].rows, n = ops[0].cols, k = m < n ? m : n;
+    if (ops[1].rows != m || ops[1].cols != n || ops[2].rows != k)
+        return tsr__ref_error(backend, TSR_ERR_SHAPE, "geqrf: needs qr [m, n] and tau [k]");
+    tsr__ref_lz *a = malloc((size_t)(m * n + k + 1) * sizeof *a);
+    if (a == NULL)
+        return tsr__ref_error(backend, TSR_ERR_OUT_OF_MEMORY, "geqrf: no scratch");
+    tsr__ref_lz *tau = a + m * n;
+    for (int64_t b = 0; b < batch; b++) {
+        tsr__ref_linalg_gather(&ops[0], b, a);
+        int shift = tsr__ref_linalg_normalise(a, m * n);
+        householder(a, m, n, tau);
+        for (int64_t i = 0; i < m && i < k; i++) /* R back to a's scale; v and tau are scale-free */
+            for (int64_t j = i; j < n; j++)
+                a[i * n + j] = tsr__ref_linalg_scaled(a[i * n + j], -shift);
+        int32_t info = 0;
+        tsr__ref_linalg_scatter(&ops[1], b, a);
+        tsr__ref_linalg_scatter(&ops[2], b, tau);
+        tsr__ref_linalg_store_int(&ops[3], b, &info);
+    }
+    free(a);
+    return TSR_OK;
+}
