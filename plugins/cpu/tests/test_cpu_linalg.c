@@ -50,6 +50,11 @@ static int outputs_of(const job *j, int64_t (*shape)[2], int32_t *dtypes)
         shape[1][0] = n, shape[1][1] = n, dtypes[1] = j->dtype;
         shape[2][0] = 0, dtypes[2] = TSR_INT32;
         return 3;
+    case TSR_OP_LINALG_GEQRF:
+        shape[0][0] = m, shape[0][1] = n, dtypes[0] = j->dtype;
+        shape[1][0] = k, shape[1][1] = 0, dtypes[1] = j->dtype;
+        shape[2][0] = 0, dtypes[2] = TSR_INT32;
+        return 3;
     default:
         shape[0][0] = k, shape[0][1] = 0, dtypes[0] = real;
         shape[1][0] = m, shape[1][1] = k, dtypes[1] = j->dtype;
@@ -187,13 +192,14 @@ static void linalg_kernels_give_the_same_bits_on_any_thread_count(void)
 {
     static const int32_t ops[] = {
         TSR_OP_LINALG_CHOLESKY, TSR_OP_LINALG_LU,   TSR_OP_LINALG_SOLVE_TRIANGULAR,
-        TSR_OP_LINALG_QR,       TSR_OP_LINALG_EIGH, TSR_OP_LINALG_SVD};
+        TSR_OP_LINALG_QR,       TSR_OP_LINALG_EIGH, TSR_OP_LINALG_SVD,
+        TSR_OP_LINALG_GEQRF};
     static const int32_t dtypes[] = {TSR_FLOAT64, TSR_COMPLEX64};
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
         for (size_t d = 0; d < 2; d++)
             for (int64_t n = 6; n <= 20; n += 14) {
                 bool square = ops[o] != TSR_OP_LINALG_LU && ops[o] != TSR_OP_LINALG_QR &&
-                              ops[o] != TSR_OP_LINALG_SVD;
+                              ops[o] != TSR_OP_LINALG_SVD && ops[o] != TSR_OP_LINALG_GEQRF;
                 job j = {ops[o], dtypes[d], 0, square ? n : n + 3, n, 3};
                 same_bits_for_threads_and_batch(&j);
             }
