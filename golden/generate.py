@@ -120,6 +120,7 @@ FAMILIES = [
     linalg_spectral.tensor_ops,
     linalg_spectral.ormqr,
     linalg_spectral.geqrf,
+    linalg_spectral.lstsq,
 ]
 
 

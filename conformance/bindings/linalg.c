@@ -372,6 +372,21 @@ static int adapt_geqrf(conf_call *call)
     return conf_call_return_pair(call, st, qr, tau);
 }
 
+static int adapt_lstsq(conf_call *call)
+{
+    tsr_tensor *a, *b, *x = NULL, *res = NULL, *rank = NULL, *sv = NULL;
+    const char *driver;
+    double rcond;
+    bool has_rcond = conf_arg_present(call, "rcond");
+    if (!conf_bind_tensor(call, "A", &a) || !conf_bind_tensor(call, "B", &b) ||
+        !conf_arg_double_or(call, "rcond", 0, &rcond) ||
+        !conf_arg_string_or(call, "driver", NULL, &driver))
+        return CONF_BIND_SKIP;
+    int st = tsr_linalg_lstsq(a, b, has_rcond ? &rcond : NULL, driver, &x, &res, &rank, &sv);
+    conf_call_return_pair(call, st, x, res);
+    return conf_call_return_pair(call, st, rank, sv);
+}
+
 const conf_adapter conf_bindings_linalg[] = {
     {"linalg_cholesky", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
     {"linalg_cholesky_ex", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
@@ -411,6 +426,7 @@ const conf_adapter conf_bindings_linalg[] = {
     {"linalg_householder_product", adapt_tensor_ops, -1, 0},
     {"ormqr", adapt_ormqr, -1, 0},
     {"geqrf", adapt_geqrf, TSR_OP_LINALG_GEQRF, 0},
+    {"linalg_lstsq", adapt_lstsq, TSR_OP_LINALG_SVD, 0},
 };
 const size_t conf_bindings_linalg_count =
     sizeof conf_bindings_linalg / sizeof conf_bindings_linalg[0];

@@ -298,3 +298,99 @@ tsr_status tsr_linalg_norm(const tsr_tensor *a, const char *ord_name, double ord
     return tsr_linalg_vector_norm(a, has_ord ? ord : 2.0, dim, dim ? ndim : 0, keepdim,
                                   TSR_DTYPE_INFER, out);
 }
+
+/* torch.linalg.lstsq through the SVD: the minimum-norm solution, which
+ * every LAPACK driver gives for a matrix of full rank (gelsy's and gels's
+ * differ from it only on rank-deficient ones), with each driver's outputs:
+ * residuals for gelsd, gelss and gels when m > n and every matrix has full
+ * rank; rank for all but gels; singular values for gelsd and gelss. Real
+ * dtypes (pinv's). */
+static tsr_status empty_of(const tsr_tensor *like, tsr_dtype dtype, tsr_tensor **out)
+{
+    int64_t zero = 0;
+    return tsr_empty(1, &zero, dtype, like->storage->backend, out);
+}
+
+tsr_status tsr_linalg_lstsq(const tsr_tensor *a, const tsr_tensor *b, const double *rcond,
+                            const char *driver, tsr_tensor **solution, tsr_tensor **residuals,
+                            tsr_tensor **rank, tsr_tensor **singular_values)
+{
+    const char *api = "torch.linalg.lstsq";
+    if (!solution || !residuals || !rank || !singular_values)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: outputs must not be NULL", api);
+    const char *d = driver ? driver : "gelsy";
+    bool gels = strcmp(d, "gels") == 0, gelsy = strcmp(d, "gelsy") == 0;
+    bool svd_driver = strcmp(d, "gelsd") == 0 || strcmp(d, "gelss") == 0;
+    if (!gels && !gelsy && !svd_driver)
+        return tsr__set_error(TSR_ERR_VALUE,
+                              "%s: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)",
+                              api);
+    tsr_status st = tsr__linalg_check_matrix(api, "A", a, false);
+    if (st == TSR_OK)
+        st = tsr__linalg_check_matrix(api, "B", b, false);
+    if (st == TSR_OK)
+        st = tsr__linalg_check_same_dtype(api, "A", a, "B", b);
+    if (st != TSR_OK)
+        return st;
+    int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
+    if (b->shape[b->ndim - 2] != m)
+        return tsr__set_error(TSR_ERR_SHAPE, "%s: input.size(-2) should match other.size(-2)", api);
+    double eps = a->dtype == TSR_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+    double rt = rcond && *rcond > 0 ? *rcond : eps * (double)(m > n ? m : n), at = 0.0;
+    tsr_tensor *pinv = NULL, *x = NULL, *s = NULL, *cut = NULL, *above = NULL, *r = NULL;
+    tsr_tensor *res = NULL, *sv = NULL, *diff = NULL, *sq = NULL, *ax = NULL;
+    int64_t last = -1, rows = -2;
+    st = tsr_linalg_pinv(a, &at, &rt, false, &pinv);
+    if (st == TSR_OK)
+        st = tsr_matmul(pinv, b, &x);
+    if (st == TSR_OK)
+        st = values_and_cutoff(api, a, &at, &rt, false, &s, &cut);
+    if (st == TSR_OK)
+        st = tsr_binary(TSR_OP_GT, tsr_operand_tensor(s), tsr_operand_tensor(cut), &above);
+    if (st == TSR_OK)
+        st = gels ? empty_of(a, TSR_INT64, &r) : tsr_sum(above, &last, 1, false, TSR_INT64, &r);
+    if (st == TSR_OK)
+        st = svd_driver ? (tsr_tensor_retain(s), sv = s, TSR_OK) : empty_of(a, a->dtype, &sv);
+    bool full = false;
+    if (st == TSR_OK && m > n && !gelsy) { /* residuals only when every matrix has rank n */
+        tsr_tensor *count = NULL, *low = NULL, *any = NULL;
+        bool some_low = true;
+        st = tsr_sum(above, &last, 1, false, TSR_INT64, &count);
+        if (st == TSR_OK)
+            st = tsr_binary(TSR_OP_LT, tsr_operand_tensor(count),
+                            tsr_operand_scalar(tsr_scalar_int(n)), &low);
+        if (st == TSR_OK)
+            st = tsr_any(low, NULL, 0, false, &any);
+        if (st == TSR_OK)
+            st = tsr_to_host(any, &some_low, sizeof some_low);
+        full = st == TSR_OK && !some_low;
+        tsr_tensor_release(count);
+        tsr_tensor_release(low);
+        tsr_tensor_release(any);
+    }
+    if (st == TSR_OK && full) {
+        st = tsr_matmul(a, x, &ax);
+        if (st == TSR_OK)
+            st = tsr_binary(TSR_OP_SUB, tsr_operand_tensor(ax), tsr_operand_tensor(b), &diff);
+        if (st == TSR_OK)
+            st = tsr_binary(TSR_OP_MUL, tsr_operand_tensor(diff), tsr_operand_tensor(diff), &sq);
+        if (st == TSR_OK)
+            st = tsr_sum(sq, &rows, 1, false, TSR_DTYPE_INFER, &res);
+    } else if (st == TSR_OK) {
+        st = empty_of(a, a->dtype, &res);
+    }
+    tsr_tensor *temps[] = {pinv, s, cut, above, diff, sq, ax};
+    for (size_t i = 0; i < sizeof temps / sizeof temps[0]; i++)
+        tsr_tensor_release(temps[i]);
+    if (st != TSR_OK) {
+        tsr_tensor *outs[] = {x, res, r, sv};
+        for (size_t i = 0; i < 4; i++)
+            tsr_tensor_release(outs[i]);
+        return st;
+    }
+    *solution = x;
+    *residuals = res;
+    *rank = r;
+    *singular_values = sv;
+    return TSR_OK;
+}

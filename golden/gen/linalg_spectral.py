@@ -266,3 +266,23 @@ def geqrf(b):
             b.case("geqrf", f"{s}_{tag}", _geqrf, {"input": general(f"gq{s}{tag}", shape, dt)},
                    tol=TOL)
     b.case("geqrf", "f64_empty", _geqrf, {"input": T((0, 3, 2), F64)})
+
+
+def _lstsq(A, B, **kw):
+    return tuple(torch.linalg.lstsq(A, B, **kw))
+
+
+def lstsq(b):
+    """Full-rank systems, where every driver gives the minimum-norm solution."""
+    for dt in (F32, F64):
+        s = SHORT[dt]
+        for driver in (None, "gelsd", "gelss", "gels"):
+            for shape in ((5, 3), (2, 4, 4)):
+                tag = "x".join(map(str, shape))
+                args = {"driver": driver} if driver else {}
+                bshape = shape[:-1] + (2,)
+                b.case("linalg_lstsq", f"{s}_{driver or 'default'}_{tag}", _lstsq,
+                       {"A": general(f"ls{s}{driver}{tag}", shape, dt),
+                        "B": rhs(f"lsb{s}{driver}{tag}", bshape, dt)}, args, tol=TOL)
+    b.case("linalg_lstsq", "bad_driver_error", _lstsq, {"A": T((3, 2), F64), "B": T((3, 1), F64)},
+           {"driver": "nope"}, expect="error")

@@ -159,6 +159,14 @@ TSR_API tsr_status tsr_linalg_matrix_rank(const tsr_tensor *a, const double *ato
  * dtypes only for now. */
 TSR_API tsr_status tsr_linalg_pinv(const tsr_tensor *a, const double *atol, const double *rtol,
                                    bool hermitian, tsr_tensor **out);
+/* torch.linalg.lstsq(A, B, rcond, driver): solution, residuals, rank and
+ * singular_values as the driver ("gelsy" for NULL, "gelsd", "gelss",
+ * "gels") returns them, through the SVD (the minimum-norm solution, every
+ * driver's on full-rank matrices). rcond NULL is None. Real dtypes. */
+TSR_API tsr_status tsr_linalg_lstsq(const tsr_tensor *a, const tsr_tensor *b, const double *rcond,
+                                    const char *driver, tsr_tensor **solution,
+                                    tsr_tensor **residuals, tsr_tensor **rank,
+                                    tsr_tensor **singular_values);
 /* torch.pinverse(input, rcond): pinv with rtol = rcond. */
 TSR_API tsr_status tsr_pinverse(const tsr_tensor *a, double rcond, tsr_tensor **out);
 
