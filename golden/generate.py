@@ -121,6 +121,7 @@ FAMILIES = [
     linalg_spectral.ormqr,
     linalg_spectral.geqrf,
     linalg_spectral.lstsq,
+    linalg_spectral.eig,
 ]
 
 

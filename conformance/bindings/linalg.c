@@ -387,6 +387,19 @@ static int adapt_lstsq(conf_call *call)
     return conf_call_return_pair(call, st, rank, sv);
 }
 
+static int adapt_eig(conf_call *call)
+{
+    tsr_tensor *a, *w = NULL, *v = NULL;
+    if (!conf_bind_tensor(call, "A", &a))
+        return CONF_BIND_SKIP;
+    if (op_is(call, "linalg_eigvals")) {
+        int st = tsr_linalg_eigvals(a, &w);
+        return conf_call_return(call, st, w);
+    }
+    int st = tsr_linalg_eig(a, &w, &v);
+    return conf_call_return_pair(call, st, w, v);
+}
+
 const conf_adapter conf_bindings_linalg[] = {
     {"linalg_cholesky", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
     {"linalg_cholesky_ex", adapt_cholesky, TSR_OP_LINALG_CHOLESKY, 0},
@@ -427,6 +440,8 @@ const conf_adapter conf_bindings_linalg[] = {
     {"ormqr", adapt_ormqr, -1, 0},
     {"geqrf", adapt_geqrf, TSR_OP_LINALG_GEQRF, 0},
     {"linalg_lstsq", adapt_lstsq, TSR_OP_LINALG_SVD, 0},
+    {"linalg_eig", adapt_eig, TSR_OP_LINALG_EIG, 0},
+    {"linalg_eigvals", adapt_eig, TSR_OP_LINALG_EIG, 0},
 };
 const size_t conf_bindings_linalg_count =
     sizeof conf_bindings_linalg / sizeof conf_bindings_linalg[0];

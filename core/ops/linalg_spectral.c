@@ -253,3 +253,56 @@ tsr_status tsr_geqrf(const tsr_tensor *a, tsr_tensor **qr, tsr_tensor **tau)
     *tau = outs[1];
     return TSR_OK;
 }
+
+static tsr_status eig_run(const char *api, const tsr_tensor *a, tsr_tensor **w, tsr_tensor **v)
+{
+    tsr_status st = tsr__linalg_check_matrix(api, "A", a, true);
+    if (st != TSR_OK)
+        return st;
+    tsr_dtype c = a->dtype == TSR_FLOAT32   ? TSR_COMPLEX64
+                  : a->dtype == TSR_FLOAT64 ? TSR_COMPLEX128
+                                            : a->dtype;
+    int64_t n = a->shape[a->ndim - 1];
+    int64_t shapes[3][TSR_MAX_DIMS];
+    batch_shape(a, shapes[0], 1, (int64_t[]){n});
+    batch_shape(a, shapes[1], 2, (int64_t[]){n, n});
+    batch_shape(a, shapes[2], 0, NULL);
+    int ndims[3] = {a->ndim - 1, a->ndim, a->ndim - 2};
+    tsr_dtype dtypes[3] = {c, c, TSR_INT32};
+    tsr_tensor *outs[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3 && st == TSR_OK; i++)
+        st = tsr_zeros(ndims[i], shapes[i], dtypes[i], a->storage->backend, &outs[i]);
+    tsr_linalg_attrs attrs = {.struct_size = sizeof attrs, .flags = 0};
+    if (st == TSR_OK)
+        st = tsr__launch(TSR_OP_LINALG_EIG, a->dtype, c, &a, 1, outs, 3, &attrs);
+    if (st == TSR_OK)
+        st = check_converged(api, outs[2], "eigenvalues");
+    for (int i = 0; i < 2 && st == TSR_OK; i++) /* no gradient yet */
+        st = tsr__grad_record_unimplemented("linalg_eig", &a, 1, outs[i]);
+    tsr_tensor_release(outs[2]);
+    if (st != TSR_OK) {
+        tsr_tensor_release(outs[0]);
+        tsr_tensor_release(outs[1]);
+        return st;
+    }
+    *w = outs[0];
+    if (v)
+        *v = outs[1];
+    else
+        tsr_tensor_release(outs[1]);
+    return TSR_OK;
+}
+
+tsr_status tsr_linalg_eig(const tsr_tensor *a, tsr_tensor **eigenvalues, tsr_tensor **eigenvectors)
+{
+    if (!eigenvalues || !eigenvectors)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "linalg.eig: outputs must not be NULL");
+    return eig_run("linalg.eig", a, eigenvalues, eigenvectors);
+}
+
+tsr_status tsr_linalg_eigvals(const tsr_tensor *a, tsr_tensor **out)
+{
+    if (!out)
+        return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "linalg.eigvals: out must not be NULL");
+    return eig_run("linalg.eigvals", a, out, NULL);
+}

@@ -286,3 +286,31 @@ def lstsq(b):
                         "B": rhs(f"lsb{s}{driver}{tag}", bshape, dt)}, args, tol=TOL)
     b.case("linalg_lstsq", "bad_driver_error", _lstsq, {"A": T((3, 2), F64), "B": T((3, 1), F64)},
            {"driver": "nope"}, expect="error")
+
+
+def _eig(A):
+    return _resolved(tuple(torch.linalg.eig(A)))
+
+
+def _eigvals(A):
+    return torch.linalg.eigvals(A)
+
+
+def eig(b):
+    """The eigenvalues' order is each backend's own: eigvals compares them as
+    a multiset ("check": "identity" with no gauge output), eig as well and
+    its vectors through A V = V diag(L)."""
+    for dt in DTYPES:
+        s = SHORT[dt]
+        for shape in ((4, 4), (2, 3, 3)):
+            tag = "x".join(map(str, shape))
+            e = b.case("linalg_eig", f"{s}_{tag}", _eig, {"A": rhs(f"eg{s}{tag}", shape, dt)},
+                       tol=TOL)
+            _gauged(e, (1,))
+            e = b.case("linalg_eigvals", f"{s}_{tag}", _eigvals,
+                       {"A": rhs(f"egv{s}{tag}", shape, dt)}, tol=TOL)
+            _gauged(e, ())
+    e = b.case("linalg_eig", "f64_rotation", _eig,
+               {"A": exact((2, 2), F64, [0.0, -1.0, 1.0, 0.0])}, tol=TOL)
+    _gauged(e, (1,))
+    b.case("linalg_eig", "not_square_error", _eig, {"A": T((2, 3), F64)}, expect="error")

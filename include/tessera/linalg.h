@@ -131,6 +131,13 @@ TSR_API tsr_status tsr_linalg_eigh(const tsr_tensor *a, const char *uplo, tsr_te
                                    tsr_tensor **eigenvectors);
 /* torch.linalg.eigvalsh(A, UPLO): the eigenvalues alone. */
 TSR_API tsr_status tsr_linalg_eigvalsh(const tsr_tensor *a, const char *uplo, tsr_tensor **out);
+/* torch.linalg.eig(A): complex eigenvalues and unit-norm eigenvectors of a
+ * square A (complex64 for float32 A, complex128 for float64), in the order
+ * the backend's Schur form leaves them; no gradient yet. */
+TSR_API tsr_status tsr_linalg_eig(const tsr_tensor *a, tsr_tensor **eigenvalues,
+                                  tsr_tensor **eigenvectors);
+/* torch.linalg.eigvals(A): the eigenvalues alone. */
+TSR_API tsr_status tsr_linalg_eigvals(const tsr_tensor *a, tsr_tensor **out);
 /* torch.linalg.svd(A, full_matrices): U, S (descending, real) and Vh. */
 TSR_API tsr_status tsr_linalg_svd(const tsr_tensor *a, bool full_matrices, tsr_tensor **u,
                                   tsr_tensor **s, tsr_tensor **vh);

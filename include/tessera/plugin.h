@@ -20,7 +20,8 @@
  *  1.1  op TSR_OP_CROSS_ENTROPY and tsr_cross_entropy_attrs.
  *  1.2 (LINALG): ops TSR_OP_LINALG_CHOLESKY, TSR_OP_LINALG_LU,
  *       TSR_OP_LINALG_SOLVE_TRIANGULAR, TSR_OP_LINALG_QR, TSR_OP_LINALG_EIGH,
- *       TSR_OP_LINALG_SVD, TSR_OP_LINALG_GEQRF and tsr_linalg_attrs.
+ *       TSR_OP_LINALG_SVD, TSR_OP_LINALG_GEQRF, TSR_OP_LINALG_EIG and
+ *       tsr_linalg_attrs.
  */
 #ifndef TESSERA_PLUGIN_H
 #define TESSERA_PLUGIN_H
@@ -403,7 +404,11 @@ typedef struct tsr_scalar {
  *   linalg_geqrf: (a [..., m, n]) -> (qr [..., m, n], tau [..., k], info):
  *     LAPACK's geqrf layout, R on and above the diagonal (its diagonal
  *     real), the reflectors' v below it (v_j = 1 unstored), Q = H_0 ... H_(k-1)
- *     with H_j = I - tau_j v_j v_j^H. info = 0. */
+ *     with H_j = I - tau_j v_j v_j^H. info = 0.
+ *   linalg_eig: (a [..., n, n]) -> (w [..., n], v [..., n, n], info), w and
+ *     v complex (complex64 for float32 a, complex128 for float64; dtype_out
+ *     names it): a v = v diag(w), v's columns of unit 2-norm, in the order
+ *     the kernel's Schur form leaves them. info as eigh's. */
 #define TSR_OP_LIST_LINALG(X)                                                    \
     X(LINALG_CHOLESKY, "linalg_cholesky")                                        \
     X(LINALG_LU, "linalg_lu")                                                    \
@@ -411,7 +416,8 @@ typedef struct tsr_scalar {
     X(LINALG_QR, "linalg_qr")                                                    \
     X(LINALG_EIGH, "linalg_eigh")                                                \
     X(LINALG_SVD, "linalg_svd")                                                  \
-    X(LINALG_GEQRF, "geqrf")
+    X(LINALG_GEQRF, "geqrf")                                                     \
+    X(LINALG_EIG, "linalg_eig")
 
 typedef enum tsr_op {
 #define TSR_OP_ENUM_(id, name) TSR_OP_##id,

@@ -160,6 +160,15 @@ static void add_op(table_writer *writer, int32_t op)
                                                : tsr__ref_kernel_linalg_geqrf);
             }
             break;
+        case TSR_OP_LINALG_EIG:
+            if (TSR__REF_LINALG_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype,
+                    dtype == TSR_FLOAT32   ? TSR_COMPLEX64
+                    : dtype == TSR_FLOAT64 ? TSR_COMPLEX128
+                                           : dtype,
+                    tsr__ref_kernel_linalg_eig);
+            }
+            break;
         default: {
             const tsr__ref_elementwise_op *entry = tsr__ref_elementwise_op_find(op);
             if (entry != NULL && (entry->dtypes & TSR__REF_DTYPE_BIT(dtype))) {

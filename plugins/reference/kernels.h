@@ -30,6 +30,8 @@ int tsr__ref_kernel_linalg_lu(void *backend, const tsr_kernel_args *args);
 int tsr__ref_kernel_linalg_solve_triangular(void *backend, const tsr_kernel_args *args);
 int tsr__ref_kernel_linalg_qr(void *backend, const tsr_kernel_args *args);    /* linalg_qr.c */
 int tsr__ref_kernel_linalg_geqrf(void *backend, const tsr_kernel_args *args); /* linalg_qr.c */
+/* linalg_eig: (dtype, its complex counterpart) (linalg_eig.c) */
+int tsr__ref_kernel_linalg_eig(void *backend, const tsr_kernel_args *args);
 int tsr__ref_kernel_linalg_eigh(void *backend, const tsr_kernel_args *args);  /* linalg_spectral.c */
 int tsr__ref_kernel_linalg_svd(void *backend, const tsr_kernel_args *args);   /* linalg_spectral.c */
 

@@ -76,7 +76,8 @@ typedef struct tsr__ref_linalg_operand {
 /* Checks the call: `inputs` and `outputs` counts, every matrix operand
  * (dims 2) of one of the four linalg dtypes and equal to the first input's,
  * a values vector (dims 3) of its real precision, a vector of its dtype
- * (dims 4: tau), the others (dims 1: pivots, 0: info) int32, and each operand's batch dims equal to those of the first
+ * (dims 4: tau), a matrix or vector of its complex counterpart (dims 5,
+ * 6: eig's), the others (dims 1: pivots, 0: info) int32, and each operand's batch dims equal to those of the first
  * input (whose last two dims are its matrix). Fills ops[] (inputs, then
  * outputs) with matrix_dims taken from `dims` and *batch with the number of
  * matrices. Returns TSR_OK or an error already reported. */

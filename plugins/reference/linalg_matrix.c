@@ -10,6 +10,12 @@ static int linalg_dtype(int32_t dtype)
            dtype == TSR_COMPLEX128;
 }
 
+/* complex64 for float32, complex128 for float64, complex dtypes themselves. */
+static int32_t complex_of(int32_t dtype)
+{
+    return dtype == TSR_FLOAT32 ? TSR_COMPLEX64 : dtype == TSR_FLOAT64 ? TSR_COMPLEX128 : dtype;
+}
+
 static int check_operand(const tsr__ref_backend *backend, const char *name,
                          const tsr_tensor_desc *first, int32_t nbatch, int32_t dims,
                          const tsr_tensor_desc *desc, tsr__ref_linalg_operand *op)
@@ -18,9 +24,9 @@ static int check_operand(const tsr__ref_backend *backend, const char *name,
      * values); 4: a vector of their dtype (geqrf's tau) */
     int32_t want = dims == 2 || dims == 4 ? first->dtype
                    : dims == 3            ? tsr__ref_dtype_real_part(first->dtype)
+                   : dims >= 5            ? complex_of(first->dtype)
                                           : TSR_INT32;
-    if (dims >= 3)
-        dims = 1;
+    dims = dims == 5 ? 2 : dims >= 3 ? 1 : dims;
     if (desc->ndim != nbatch + dims || desc->ndim > TSR_MAX_DIMS) {
         return tsr__ref_error(backend, TSR_ERR_SHAPE, "%s: an operand of rank %d where %d was due",
                               name, (int)desc->ndim, (int)(nbatch + dims));
