@@ -1,4 +1,4 @@
-/* Linear algebra: the seeds' norm-wise bounds for QR, eigh and the SVD on
+/* Linear algebra: the seeds' norm-wise bounds for QR, eigh, the SVD and eig on
  * the hard inputs of linalg_support.h, on the default backend (CTest: on
  * reference and on cpu). */
 #include "linalg_support.h"
@@ -142,9 +142,49 @@ static void eigh_and_svd_meet_their_residual_bounds_on_hard_inputs(void)
         }
 }
 
+/* eig (no balancing here, so the bound is the seeds' with D = P = I):
+ * ||a v_j - w_j v_j|| <= (g ||a||_F + h) ||v_j||, | ||v_j|| - 1 | <= g. */
+static void eig_meets_its_residual_bound_on_hard_inputs(void)
+{
+    for (size_t di = 0; di < 4; di++)
+        for (int kind = RANDOM; kind <= HUGE_; kind++) {
+            tsr_dtype d = DTYPES[di];
+            int n = 6;
+            double complex a[N_MAX * N_MAX];
+            hard_matrix(kind, n, false, is_complex(d), d, a);
+            tsr_tensor *t = make(a, 2, (int64_t[]){n, n}, d), *w = NULL, *v = NULL;
+            CHECK_OK(tsr_linalg_eig(t, &w, &v));
+            lc *ah = host(t), *wh = host(w), *vh = host(v);
+            double g = gamma_k(d, 16.0 * n), h = eps_k(d, 16.0 * n);
+            long double norm = frob(ah, n * n);
+            int bad = 0;
+            for (int j = 0; j < n; j++) {
+                long double r = 0, len = 0;
+                for (int i = 0; i < n; i++) {
+                    lc av = 0;
+                    for (int c = 0; c < n; c++)
+                        av += ah[i * n + c] * vh[c * n + j];
+                    av -= wh[j] * vh[i * n + j];
+                    r += cabsl(av) * cabsl(av);
+                    len += cabsl(vh[i * n + j]) * cabsl(vh[i * n + j]);
+                }
+                bad += !(sqrtl(r) <= (g * norm + h) * sqrtl(len)) + !(fabsl(sqrtl(len) - 1) <= g);
+            }
+            if (bad)
+                fprintf(stderr, "  eig %s %s: %d over the bound\n", tsr_dtype_name(d),
+                        KIND_NAMES[kind], bad);
+            CHECK_INT(bad, 0);
+            free(ah);
+            free(wh);
+            free(vh);
+            release_all((tsr_tensor *[]){t, w, v}, 3);
+        }
+}
+
 int main(void)
 {
     RUN_TEST(qr_meets_its_residual_bound_on_hard_inputs);
     RUN_TEST(eigh_and_svd_meet_their_residual_bounds_on_hard_inputs);
+    RUN_TEST(eig_meets_its_residual_bound_on_hard_inputs);
     return check_summary("test_linalg_spectral");
 }
