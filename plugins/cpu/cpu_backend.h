@@ -92,5 +92,6 @@ int tsr__cpu_kernel_linalg_qr(void *backend, const tsr_kernel_args *args);
 int tsr__cpu_kernel_linalg_eigh(void *backend, const tsr_kernel_args *args);
 int tsr__cpu_kernel_linalg_svd(void *backend, const tsr_kernel_args *args);
 int tsr__cpu_kernel_linalg_geqrf(void *backend, const tsr_kernel_args *args);
+int tsr__cpu_kernel_linalg_eig(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_CPU_BACKEND_H */

@@ -1,5 +1,6 @@
-/* The cpu backend's QR, Hermitian eigendecomposition and SVD: LAPACKE's
- * geqrf with orgqr/ungqr, syevd/heevd and gesdd (PyTorch's own choices),
+/* The cpu backend's QR, Hermitian eigendecomposition, SVD and eig: LAPACKE's
+ * geqrf with orgqr/ungqr, syevd/heevd, gesdd (PyTorch's own choices) and
+ * cgeev/zgeev,
  * one single-threaded call per matrix, matrices dealt over the pool in
  * fixed ranges, so a matrix's bits depend on its values alone. LAPACKE's
  * high-level entry points allocate their own workspace; they refuse a
@@ -18,7 +19,7 @@
 #include "cpu_blas.h"
 #include "linalg_cpu.h"
 
-typedef enum spectral_job { JOB_QR, JOB_EIGH, JOB_SVD, JOB_GEQRF } spectral_job;
+typedef enum spectral_job { JOB_QR, JOB_EIGH, JOB_SVD, JOB_GEQRF, JOB_EIG } spectral_job;
 
 typedef struct spectral_run {
     spectral_job job;
@@ -174,18 +175,61 @@ static void spectral_matrix(const spectral_run *run, int64_t index, char *scratc
     }
 }
 
+/* eig through cgeev/zgeev on every dtype: a real matrix is widened to
+ * complex first, so its results have the complex dtype the op returns. */
+static void eig_matrix(const spectral_run *run, int64_t index, char *scratch)
+{
+    const tsr__ref_linalg_operand *ops = run->ops;
+    int64_t n = ops[0].rows;
+    int single = run->dtype == TSR_FLOAT32 || run->dtype == TSR_COMPLEX64;
+    size_t ce = single ? sizeof(float complex) : sizeof(double complex);
+    char *in = scratch, *a = in + (size_t)(n * n) * ce, *w = a + (size_t)(n * n) * ce;
+    char *vr = w + (size_t)n * ce, *vl = vr + (size_t)(n * n) * ce;
+    tsr__cpu_linalg_gather(&ops[0], index, run->elem, in);
+    for (int64_t i = 0; i < n * n; i++) {
+        if (run->dtype == TSR_FLOAT32) {
+            float complex z = ((float *)(void *)in)[i];
+            memcpy(a + (size_t)i * ce, &z, ce);
+        } else if (run->dtype == TSR_FLOAT64) {
+            double complex z = ((double *)(void *)in)[i];
+            memcpy(a + (size_t)i * ce, &z, ce);
+        } else {
+            memcpy(a + (size_t)i * ce, in + (size_t)i * ce, ce);
+        }
+    }
+    lapack_int ln = (lapack_int)n;
+    lapack_int st = single ? LAPACKE_cgeev(LAPACK_COL_MAJOR, 'N', 'V', ln, (void *)a, ln, (void *)w,
+                                           (void *)vl, 1, (void *)vr, ln)
+                           : LAPACKE_zgeev(LAPACK_COL_MAJOR, 'N', 'V', ln, (void *)a, ln, (void *)w,
+                                           (void *)vl, 1, (void *)vr, ln);
+    int32_t info = st > 0 ? st : 0;
+    if (st != 0) {
+        size_t part = single ? sizeof(float) : sizeof(double);
+        fill_nan(w, 2 * n, part);
+        fill_nan(vr, 2 * n * n, part);
+    }
+    tsr__cpu_linalg_scatter(&ops[1], index, ce, w);
+    tsr__cpu_linalg_scatter(&ops[2], index, ce, vr);
+    tsr__ref_linalg_store_int(&ops[3], index, &info);
+}
+
 static void spectral_task(void *context, int64_t task)
 {
     spectral_run *run = context;
     int64_t m = run->ops[0].rows, n = run->ops[0].cols, big = (m > n ? m : n) + 1;
-    char *scratch = malloc((size_t)(4 * big * big + 4 * big) * run->elem);
+    /* enough for every job, eig's complex copies included */
+    char *scratch = malloc((size_t)(4 * big * big + 4 * big) * sizeof(double complex));
     if (scratch == NULL) {
         atomic_store(&run->failed, 1);
         return;
     }
     int64_t first = task * run->per_task;
-    for (int64_t i = first; i < first + run->per_task && i < run->batch; i++)
-        spectral_matrix(run, i, scratch);
+    for (int64_t i = first; i < first + run->per_task && i < run->batch; i++) {
+        if (run->job == JOB_EIG)
+            eig_matrix(run, i, scratch);
+        else
+            spectral_matrix(run, i, scratch);
+    }
     free(scratch);
 }
 
@@ -194,9 +238,11 @@ static int run_spectral(tsr__cpu_backend *backend, const tsr_kernel_args *args, 
     static const int32_t qr_dims[] = {2, 2, 2, 0}, eigh_dims[] = {2, 3, 2, 0},
                          svd_dims[] = {2, 3, 2, 2, 0};
     spectral_run run = {.job = job};
-    static const int32_t geqrf_dims[] = {2, 2, 4, 0};
+    static const int32_t geqrf_dims[] = {2, 2, 4, 0}, eig_dims[] = {2, 6, 5, 0};
     int st =
-        job == JOB_GEQRF
+        job == JOB_EIG
+            ? tsr__ref_linalg_prepare(&backend->ref, args, 1, 3, eig_dims, run.ops, &run.batch)
+        : job == JOB_GEQRF
             ? tsr__ref_linalg_prepare(&backend->ref, args, 1, 3, geqrf_dims, run.ops, &run.batch)
         : job == JOB_QR
             ? tsr__ref_linalg_prepare(&backend->ref, args, 1, 3, qr_dims, run.ops, &run.batch)
@@ -207,8 +253,9 @@ static int run_spectral(tsr__cpu_backend *backend, const tsr_kernel_args *args, 
         return st;
     int64_t m = run.ops[0].rows, n = run.ops[0].cols, k = m < n ? m : n;
     const tsr__ref_linalg_operand *o = run.ops;
-    bool bad = job == JOB_GEQRF ? (o[1].rows != m || o[1].cols != n || o[2].rows != k)
-               : job == JOB_QR  ? (o[1].rows != m || (o[1].cols != k && o[1].cols != m) ||
+    bool bad = job == JOB_EIG     ? (m != n || o[1].rows != n || o[2].rows != n || o[2].cols != n)
+               : job == JOB_GEQRF ? (o[1].rows != m || o[1].cols != n || o[2].rows != k)
+               : job == JOB_QR    ? (o[1].rows != m || (o[1].cols != k && o[1].cols != m) ||
                                   o[2].cols != n || o[2].rows != o[1].cols)
                : job == JOB_EIGH
                    ? (m != n || o[1].rows != n || o[2].rows != n || o[2].cols != n)
@@ -256,4 +303,9 @@ int tsr__cpu_kernel_linalg_svd(void *backend, const tsr_kernel_args *args)
 int tsr__cpu_kernel_linalg_geqrf(void *backend, const tsr_kernel_args *args)
 {
     return run_spectral(backend, args, JOB_GEQRF);
+}
+
+int tsr__cpu_kernel_linalg_eig(void *backend, const tsr_kernel_args *args)
+{
+    return run_spectral(backend, args, JOB_EIG);
 }

@@ -50,6 +50,13 @@ static int outputs_of(const job *j, int64_t (*shape)[2], int32_t *dtypes)
         shape[1][0] = n, shape[1][1] = n, dtypes[1] = j->dtype;
         shape[2][0] = 0, dtypes[2] = TSR_INT32;
         return 3;
+    case TSR_OP_LINALG_EIG: {
+        int32_t c = j->dtype == TSR_FLOAT64 ? TSR_COMPLEX128 : j->dtype;
+        shape[0][0] = n, shape[0][1] = 0, dtypes[0] = c;
+        shape[1][0] = n, shape[1][1] = n, dtypes[1] = c;
+        shape[2][0] = 0, dtypes[2] = TSR_INT32;
+        return 3;
+    }
     case TSR_OP_LINALG_GEQRF:
         shape[0][0] = m, shape[0][1] = n, dtypes[0] = j->dtype;
         shape[1][0] = k, shape[1][1] = 0, dtypes[1] = j->dtype;
@@ -98,7 +105,7 @@ static int run(tsr__cpu_backend *backend, const job *j, int64_t batch, void *a, 
         outs[i] = contiguous(out[i], dt[i], nd, oshape[i], strides[2 + i]);
     }
     tsr_linalg_attrs attrs = {.struct_size = sizeof attrs, .flags = j->flags};
-    return test_run(backend, j->op, j->dtype, j->dtype, in,
+    return test_run(backend, j->op, j->dtype, j->op == TSR_OP_LINALG_EIG ? dt[0] : j->dtype, in,
                     j->op == TSR_OP_LINALG_SOLVE_TRIANGULAR ? 2 : 1, outs, count, &attrs);
 }
 
@@ -193,7 +200,7 @@ static void linalg_kernels_give_the_same_bits_on_any_thread_count(void)
     static const int32_t ops[] = {
         TSR_OP_LINALG_CHOLESKY, TSR_OP_LINALG_LU,   TSR_OP_LINALG_SOLVE_TRIANGULAR,
         TSR_OP_LINALG_QR,       TSR_OP_LINALG_EIGH, TSR_OP_LINALG_SVD,
-        TSR_OP_LINALG_GEQRF};
+        TSR_OP_LINALG_GEQRF,    TSR_OP_LINALG_EIG};
     static const int32_t dtypes[] = {TSR_FLOAT64, TSR_COMPLEX64};
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
         for (size_t d = 0; d < 2; d++)
