@@ -37,6 +37,7 @@ from gen import conv  # noqa: E402
 from gen import index_embedding, products_chain, products_structured, products_vector  # noqa: E402
 from gen import resample  # noqa: E402
 from gen import fft  # noqa: E402
+from gen import linalg, linalg_spectral  # noqa: E402
 from gen.framework import Builder  # noqa: E402
 
 FAMILIES = [
@@ -143,6 +144,18 @@ FAMILIES = [
     resample.grid_sample,
     resample.affine_grid,
     fft.fft,
+    linalg.cholesky,
+    linalg.solve_triangular,
+    linalg.lu,
+    linalg.solve,
+    linalg_spectral.spectral,
+    linalg_spectral.norms,
+    linalg_spectral.matrix_exp,
+    linalg_spectral.tensor_ops,
+    linalg_spectral.ormqr,
+    linalg_spectral.geqrf,
+    linalg_spectral.lstsq,
+    linalg_spectral.eig,
 ]
 
 

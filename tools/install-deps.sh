@@ -15,6 +15,7 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools vulkan-validationlayers  # vulkan backend on lavapipe
   libopenblas-dev libsleef-dev  # cpu backend: matrix products, vectorised math
   libdnnl-dev  # cpu backend: bfloat16 matrix products (oneDNN 2.x)
+  liblapacke-dev  # cpu backend: Cholesky and LU (LAPACKE on OpenBLAS's LAPACK)
   abigail-tools  # abidw/abidiff: the ABI check against tools/abi/ (CTest abi_check)
 )
 if [ "${1:-}" = "--bench" ]; then

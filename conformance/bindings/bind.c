@@ -47,6 +47,7 @@ static const adapter_table adapter_tables[] = {
     {conf_bindings_products_vector, &conf_bindings_products_vector_count},
     {conf_bindings_resample, &conf_bindings_resample_count},
     {conf_bindings_fft, &conf_bindings_fft_count},
+    {conf_bindings_linalg, &conf_bindings_linalg_count},
 };
 
 const conf_adapter *conf_adapter_at(size_t index)

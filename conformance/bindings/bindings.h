@@ -63,6 +63,8 @@ extern const conf_adapter conf_bindings_resample[];
 extern const size_t conf_bindings_resample_count;
 extern const conf_adapter conf_bindings_fft[];
 extern const size_t conf_bindings_fft_count;
+extern const conf_adapter conf_bindings_linalg[];
+extern const size_t conf_bindings_linalg_count;
 
 /* div's rounding_mode: NULL (true division), "trunc" or "floor"; any other
  * name gives -1, which the library must refuse as PyTorch refuses the name. */

@@ -36,6 +36,7 @@ static const draw_table draw_tables[] = {
     {conf_diff_draws_products_vector, &conf_diff_draws_products_vector_count},
     {conf_diff_draws_resample, &conf_diff_draws_resample_count},
     {conf_diff_draws_fft, &conf_diff_draws_fft_count},
+    {conf_diff_draws_linalg, &conf_diff_draws_linalg_count},
 };
 
 const conf_diff_op *conf_diff_op_find(const char *op)

@@ -82,5 +82,7 @@ extern const conf_diff_op conf_diff_draws_resample[];
 extern const size_t conf_diff_draws_resample_count;
 extern const conf_diff_op conf_diff_draws_fft[];
 extern const size_t conf_diff_draws_fft_count;
+extern const conf_diff_op conf_diff_draws_linalg[];
+extern const size_t conf_diff_draws_linalg_count;
 
 #endif

@@ -58,6 +58,7 @@ static void parse_tensor_ref(const cJSON *entry, conf_tensor_ref *ref, conf_case
         return;
     }
     parse_view(cJSON_GetObjectItemCaseSensitive(entry, "view"), ref, c);
+    ref->gauge = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(entry, "gauge"));
     const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(entry, "dtype");
     if (dtype) {
         ref->has_dtype = conf_json_dtype(dtype, &ref->dtype);
@@ -162,6 +163,9 @@ static void parse_tolerances(const cJSON *root, conf_case *c)
     if (c->has_atol && !(c->atol >= 0))
         set_problem(c, "'atol' is negative (%g)", c->atol);
     c->signed_zeros = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "signed_zeros"));
+    const char *check = NULL;
+    c->identity = conf_json_string(cJSON_GetObjectItemCaseSensitive(root, "check"), &check) &&
+                  strcmp(check, "identity") == 0;
 }
 
 static void parse_grad_names(const cJSON *wrt, conf_grad *g, conf_case *scratch)

@@ -15,6 +15,7 @@ typedef struct conf_tensor_ref {
     int nview;
     bool has_dtype; /* the entry names its dtype (bfloat16 stored as '<u2') */
     tsr_dtype dtype;
+    bool gauge; /* "gauge": true: unique only up to a gauge (check identity) */
 } conf_tensor_ref;
 
 typedef enum conf_input_kind {
@@ -61,6 +62,7 @@ typedef struct conf_case {
     bool has_rtol, has_atol;
     double rtol, atol;
     bool signed_zeros;
+    bool identity;   /* "check": "identity": gauge outputs are judged by identities */
     bool has_grad;   /* the line has a `grad` entry (grad is then non-NULL) */
     conf_grad *grad; /* owned, NULL without a `grad` entry */
     /* Non-NULL when the line cannot be run; the other fields may be partial. */

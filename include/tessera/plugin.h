@@ -28,6 +28,10 @@
  *       tsr_resample_attrs.
  *  1.2 (FFT): ops TSR_OP_FFT_C2C, TSR_OP_FFT_R2C, TSR_OP_FFT_C2R and
  *       tsr_fft_attrs.
+ *  1.2 (LINALG): ops TSR_OP_LINALG_CHOLESKY, TSR_OP_LINALG_LU,
+ *       TSR_OP_LINALG_SOLVE_TRIANGULAR, TSR_OP_LINALG_QR, TSR_OP_LINALG_EIGH,
+ *       TSR_OP_LINALG_SVD, TSR_OP_LINALG_GEQRF, TSR_OP_LINALG_EIG and
+ *       tsr_linalg_attrs.
  */
 #ifndef TESSERA_PLUGIN_H
 #define TESSERA_PLUGIN_H
@@ -200,7 +204,8 @@ typedef struct tsr_scalar {
     TSR_OP_LIST_POOL(X)                                                          \
     TSR_OP_LIST_CONV(X)                                                          \
     TSR_OP_LIST_RESAMPLE(X)                                                      \
-    TSR_OP_LIST_FFT(X)
+    TSR_OP_LIST_FFT(X)                                                           \
+    TSR_OP_LIST_LINALG(X)
 
 /* The second elementwise family. Binary ones take (a, b) in the computation
  * dtype; predicates (isnan, isinf, isfinite) output bool; lerp, addcmul and
@@ -541,6 +546,70 @@ typedef struct tsr_pool_attrs {
     X(FFT_C2C, "fft_c2c")                                                        \
     X(FFT_R2C, "fft_r2c")                                                        \
     X(FFT_C2R, "fft_c2r")
+/* Linear algebra (ABI 1.2). Each kernel factors or solves every matrix of
+ * its operands on its own: the last two dims are the matrix, the dims before
+ * them the batch, equal on every operand (the core broadcasts and checks
+ * shapes). dtype_in = dtype_out = the matrices' dtype, one of float32,
+ * float64, complex64, complex128; integer outputs are int32. Every kernel
+ * writes info [batch...], int32, one per matrix, and never fails because of
+ * a matrix's values: a failure is reported in info alone. Attributes in
+ * tsr_linalg_attrs (flags TSR_LINALG_*). A matrix's results depend on its
+ * values alone, not on its batch position, its layout or the thread count.
+ *   linalg_cholesky: (a [..., n, n]) -> (L [..., n, n], info). Reads a's
+ *     lower triangle and the real parts of its diagonal only; writes L lower
+ *     triangular, real positive diagonal, zeros above, a = L L^H. With
+ *     TSR_LINALG_UPPER it reads a's upper triangle instead (the Hermitian
+ *     matrix it names) and writes U = L^H, zeros below. info = 0, or k >= 1
+ *     when the leading minor of order k is not positive-definite (its pivot
+ *     is <= 0; a NaN pivot is no failure, it spreads NaN, as in OpenBLAS and
+ *     so PyTorch): then columns before k hold L, L_kk holds that pivot and
+ *     what columns after k hold is unspecified.
+ *   linalg_lu: (a [..., m, n]) -> (LU [..., m, n], pivots [..., min(m, n)],
+ *     info). Partial pivoting: at step j the row of largest |re| + |im| in
+ *     column j at or below j (the first such row) is swapped with row j and
+ *     pivots[j] is its 1-based number, as LAPACK's getrf and PyTorch. LU
+ *     holds L's multipliers below the diagonal (L's unit diagonal unstored)
+ *     and U on and above. info = 0, or the 1-based k of the first U_kk that
+ *     is exactly zero; the factorisation is completed anyway (a zero pivot's
+ *     column of L is not divided).
+ *   linalg_solve_triangular: (a [..., n, n], b [..., n, k]) -> (x [..., n, k],
+ *     info): x = a^-1 b by substitution, reading a's upper triangle with
+ *     TSR_LINALG_UPPER, else its lower, taking ones for its diagonal with
+ *     TSR_LINALG_UNIT_DIAGONAL, and each element's conjugate with
+ *     TSR_LINALG_CONJ (with a transposed view of a, the adjoint solve). info = 0, or the 1-based k of the first
+ *     zero diagonal element read; x then holds what IEEE division gives
+ *     (infinities and NaN). x may be the same memory as b.
+ *   linalg_qr: (a [..., m, n]) -> (q [..., m, k or m], r [..., k or m, n],
+ *     info), k = min(m, n): Householder QR, a = q r, q's columns orthonormal
+ *     (the first k of the reflectors' product, or all m: the shapes say
+ *     which), r upper triangular with zeros below, its diagonal real.
+ *   linalg_eigh: (a [..., n, n]) -> (w [..., n] of a's real precision,
+ *     v [..., n, n], info): a v = v diag(w), w ascending, v's columns
+ *     orthonormal, reading a's lower triangle (upper with TSR_LINALG_UPPER)
+ *     and the real parts of its diagonal. info = 0, or k > 0 when the
+ *     iteration did not converge; a matrix holding a NaN or an infinity
+ *     gives NaN in w and v.
+ *   linalg_svd: (a [..., m, n]) -> (s [..., k] real, u [..., m, k or m],
+ *     vh [..., k or n, n], info): a = u diag(s) vh over u's first k columns
+ *     and vh's first k rows, s descending and not negative, u's columns and
+ *     vh's rows orthonormal (completed past a's rank). info as eigh's.
+ *   linalg_geqrf: (a [..., m, n]) -> (qr [..., m, n], tau [..., k], info):
+ *     LAPACK's geqrf layout, R on and above the diagonal (its diagonal
+ *     real), the reflectors' v below it (v_j = 1 unstored), Q = H_0 ... H_(k-1)
+ *     with H_j = I - tau_j v_j v_j^H. info = 0.
+ *   linalg_eig: (a [..., n, n]) -> (w [..., n], v [..., n, n], info), w and
+ *     v complex (complex64 for float32 a, complex128 for float64; dtype_out
+ *     names it): a v = v diag(w), v's columns of unit 2-norm, in the order
+ *     the kernel's Schur form leaves them. info as eigh's. */
+#define TSR_OP_LIST_LINALG(X)                                                    \
+    X(LINALG_CHOLESKY, "linalg_cholesky")                                        \
+    X(LINALG_LU, "linalg_lu")                                                    \
+    X(LINALG_SOLVE_TRIANGULAR, "linalg_solve_triangular")                        \
+    X(LINALG_QR, "linalg_qr")                                                    \
+    X(LINALG_EIGH, "linalg_eigh")                                                \
+    X(LINALG_SVD, "linalg_svd")                                                  \
+    X(LINALG_GEQRF, "geqrf")                                                     \
+    X(LINALG_EIG, "linalg_eig")
 
 typedef enum tsr_op {
 #define TSR_OP_ENUM_(id, name) TSR_OP_##id,
@@ -660,6 +729,16 @@ typedef struct tsr_fft_attrs {
 } tsr_fft_attrs;
 enum { TSR_FFT_FORWARD = -1, TSR_FFT_INVERSE = 1 };
 enum { TSR_FFT_NORM_NONE = 0, TSR_FFT_NORM_BY_N = 1, TSR_FFT_NORM_BY_SQRT_N = 2 };
+/* Linear algebra kernels (ABI 1.2). */
+typedef struct tsr_linalg_attrs {
+    uint32_t struct_size;
+    int32_t flags; /* TSR_LINALG_* */
+} tsr_linalg_attrs;
+enum {
+    TSR_LINALG_UPPER = 1 << 0,         /* cholesky, solve_triangular, eigh: the upper triangle */
+    TSR_LINALG_UNIT_DIAGONAL = 1 << 1, /* solve_triangular: ones on the diagonal */
+    TSR_LINALG_CONJ = 1 << 2,          /* solve_triangular: a's conjugate */
+};
 enum { TSR_GELU_NONE = 0, TSR_GELU_TANH = 1 };
 /* Resampling (ABI 1.2): upsample and grid_sampler, see TSR_OP_LIST_RESAMPLE. */
 typedef struct tsr_resample_attrs {

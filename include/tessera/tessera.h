@@ -228,5 +228,6 @@ TSR_API tsr_status tsr_save_npy(const char *path, const tsr_tensor *tensor);
 #include "tessera/interop.h"
 #include "tessera/pool.h"
 #include "tessera/fft.h"
+#include "tessera/linalg.h"
 
 #endif /* TESSERA_TESSERA_H */

@@ -89,5 +89,15 @@ int tsr__cpu_kernel_cross_entropy(void *backend, const tsr_kernel_args *args);
 int tsr__cpu_kernel_convolution_gemm(void *backend, const tsr_kernel_args *args);
 /* fft.c: fft_c2c, fft_r2c, fft_c2r */
 int tsr__cpu_kernel_fft(void *backend, const tsr_kernel_args *args);
+/* linalg_lapack.c */
+int tsr__cpu_kernel_linalg_cholesky(void *backend, const tsr_kernel_args *args);
+int tsr__cpu_kernel_linalg_lu(void *backend, const tsr_kernel_args *args);
+int tsr__cpu_kernel_linalg_solve_triangular(void *backend, const tsr_kernel_args *args);
+/* linalg_spectral.c */
+int tsr__cpu_kernel_linalg_qr(void *backend, const tsr_kernel_args *args);
+int tsr__cpu_kernel_linalg_eigh(void *backend, const tsr_kernel_args *args);
+int tsr__cpu_kernel_linalg_svd(void *backend, const tsr_kernel_args *args);
+int tsr__cpu_kernel_linalg_geqrf(void *backend, const tsr_kernel_args *args);
+int tsr__cpu_kernel_linalg_eig(void *backend, const tsr_kernel_args *args);
 
 #endif /* TSR_CPU_BACKEND_H */

@@ -19,6 +19,8 @@
 /* oneDNN convolves float32 and bfloat16, im2col and OpenBLAS's dgemm
  * float64 (conv_gemm.c); complex stays on the reference's direct kernels. */
 #define DNNL_CONV_DTYPES (TSR__REF_DTYPE_BIT(TSR_FLOAT32) | TSR__REF_SET_BFLOAT16)
+/* The linalg kernels: float32, float64, complex64, complex128. */
+#define LINALG_DTYPES (FLOATS | TSR__REF_SET_COMPLEX)
 
 /* One override: `fn` takes the rows (op, d, d) for every dtype d in `dtypes`. */
 typedef struct kernel_override {
@@ -80,6 +82,15 @@ static const kernel_override overrides[] = {
 #endif
     {TSR_OP_UPSAMPLE, TSR__REF_DTYPE_BIT(TSR_UINT8) | TSR__REF_SET_BFLOAT16 | FLOATS,
      tsr__cpu_kernel_upsample},
+#ifdef TSR_CPU_HAVE_LAPACKE
+    {TSR_OP_LINALG_CHOLESKY, LINALG_DTYPES, tsr__cpu_kernel_linalg_cholesky},
+    {TSR_OP_LINALG_LU, LINALG_DTYPES, tsr__cpu_kernel_linalg_lu},
+    {TSR_OP_LINALG_SOLVE_TRIANGULAR, LINALG_DTYPES, tsr__cpu_kernel_linalg_solve_triangular},
+    {TSR_OP_LINALG_QR, LINALG_DTYPES, tsr__cpu_kernel_linalg_qr},
+    {TSR_OP_LINALG_EIGH, LINALG_DTYPES, tsr__cpu_kernel_linalg_eigh},
+    {TSR_OP_LINALG_SVD, LINALG_DTYPES, tsr__cpu_kernel_linalg_svd},
+    {TSR_OP_LINALG_GEQRF, LINALG_DTYPES, tsr__cpu_kernel_linalg_geqrf},
+#endif
 };
 
 /* Rows are few hundred to a few thousand; a linear scan at init is fine. */
@@ -121,6 +132,15 @@ int tsr__cpu_kernel_table_build(tsr__cpu_backend *backend)
             entries[i].fn = tsr__cpu_kernel_fft;
         }
     }
+#ifdef TSR_CPU_HAVE_LAPACKE
+    /* eig's rows pair a real dtype with a complex one, which the overrides
+     * above (dtype_in == dtype_out) do not reach: every one of them here. */
+    for (size_t i = 0; i < count; i++) {
+        if (entries[i].op == TSR_OP_LINALG_EIG) {
+            entries[i].fn = tsr__cpu_kernel_linalg_eig;
+        }
+    }
+#endif
     backend->ref.entries = entries;
     backend->ref.entry_count = count;
     backend->reference_entries = reference;

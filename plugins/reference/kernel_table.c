@@ -209,6 +209,37 @@ static void add_op(table_writer *writer, int32_t op)
                     tsr__ref_kernel_fft);
             }
             break;
+        case TSR_OP_LINALG_CHOLESKY:
+        case TSR_OP_LINALG_LU:
+        case TSR_OP_LINALG_SOLVE_TRIANGULAR:
+            if (TSR__REF_LINALG_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype,
+                    op == TSR_OP_LINALG_CHOLESKY ? tsr__ref_kernel_linalg_cholesky
+                    : op == TSR_OP_LINALG_LU     ? tsr__ref_kernel_linalg_lu
+                                                 : tsr__ref_kernel_linalg_solve_triangular);
+            }
+            break;
+        case TSR_OP_LINALG_QR:
+        case TSR_OP_LINALG_EIGH:
+        case TSR_OP_LINALG_SVD:
+        case TSR_OP_LINALG_GEQRF:
+            if (TSR__REF_LINALG_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype, dtype,
+                    op == TSR_OP_LINALG_QR     ? tsr__ref_kernel_linalg_qr
+                    : op == TSR_OP_LINALG_EIGH ? tsr__ref_kernel_linalg_eigh
+                    : op == TSR_OP_LINALG_SVD  ? tsr__ref_kernel_linalg_svd
+                                               : tsr__ref_kernel_linalg_geqrf);
+            }
+            break;
+        case TSR_OP_LINALG_EIG:
+            if (TSR__REF_LINALG_DTYPES & TSR__REF_DTYPE_BIT(dtype)) {
+                add(writer, op, dtype,
+                    dtype == TSR_FLOAT32   ? TSR_COMPLEX64
+                    : dtype == TSR_FLOAT64 ? TSR_COMPLEX128
+                                           : dtype,
+                    tsr__ref_kernel_linalg_eig);
+            }
+            break;
         default: {
             const tsr__ref_elementwise_op *entry = tsr__ref_elementwise_op_find(op);
             if (entry != NULL && (entry->dtypes & TSR__REF_DTYPE_BIT(dtype))) {

@@ -42,5 +42,18 @@ int tsr__ref_kernel_grid_sampler(void *backend, const tsr_kernel_args *args);
 int tsr__ref_kernel_grid_sampler_backward(void *backend, const tsr_kernel_args *args);
 /* fft_c2c, fft_r2c, fft_c2r over attrs->axes_mask, in double (fft.c). */
 int tsr__ref_kernel_fft(void *backend, const tsr_kernel_args *args);
+/* linalg_cholesky, linalg_lu, linalg_solve_triangular: float32, float64,
+ * complex64, complex128, operands as TSR_OP_LIST_LINALG states
+ * (linalg_factor.c). */
+#define TSR__REF_LINALG_DTYPES (TSR__REF_SET_FLOAT3264 | TSR__REF_SET_COMPLEX)
+int tsr__ref_kernel_linalg_cholesky(void *backend, const tsr_kernel_args *args);
+int tsr__ref_kernel_linalg_lu(void *backend, const tsr_kernel_args *args);
+int tsr__ref_kernel_linalg_solve_triangular(void *backend, const tsr_kernel_args *args);
+int tsr__ref_kernel_linalg_qr(void *backend, const tsr_kernel_args *args);    /* linalg_qr.c */
+int tsr__ref_kernel_linalg_geqrf(void *backend, const tsr_kernel_args *args); /* linalg_qr.c */
+/* linalg_eig: (dtype, its complex counterpart) (linalg_eig.c) */
+int tsr__ref_kernel_linalg_eig(void *backend, const tsr_kernel_args *args);
+int tsr__ref_kernel_linalg_eigh(void *backend, const tsr_kernel_args *args);  /* linalg_spectral.c */
+int tsr__ref_kernel_linalg_svd(void *backend, const tsr_kernel_args *args);   /* linalg_spectral.c */
 
 #endif /* TSR_REFERENCE_KERNELS_H */

@@ -719,6 +719,32 @@ def fft_support(w):
             if r is not None:
                 w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
 
+# ------------------------------------------------ linear algebra
+# No cases here (tests/ops/test_linalg*.c check the residual bounds and the
+# golden cases values): the dtypes torch.linalg's CPU factorisations take.
+# Each kernel writes its input's dtype, except eig, whose eigenpairs of a
+# real matrix are complex: (dtype, dtype of torch's eigenvalues).
+def linalg_support(w):
+    a = [[4.0, 1.0], [1.0, 3.0]]
+    probes = {
+        "LINALG_CHOLESKY": lambda x: torch.linalg.cholesky(x),
+        "LINALG_LU": lambda x: torch.linalg.lu_factor(x)[0],
+        "LINALG_SOLVE_TRIANGULAR": lambda x: torch.linalg.solve_triangular(x, x, upper=True),
+        "LINALG_QR": lambda x: torch.linalg.qr(x)[0],
+        "LINALG_EIGH": lambda x: torch.linalg.eigh(x)[1],
+        "LINALG_SVD": lambda x: torch.linalg.svd(x)[0],
+        "LINALG_GEQRF": lambda x: torch.geqrf(x)[0],
+        "LINALG_EIG": lambda x: torch.linalg.eig(x)[0],
+    }
+    for _, dt in DTYPES:
+        x = torch.tensor(a).to(dt)
+        for name, fn in probes.items():
+            try:
+                r = fn(x)
+            except RuntimeError:
+                continue
+            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+
 OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAINDER", "POW",
             "MAXIMUM", "MINIMUM", "EQ", "NE", "LT", "LE", "GT", "GE", "LOGICAL_AND",
             "LOGICAL_OR", "LOGICAL_XOR", "NEG", "ABS", "SIGN", "EXP", "LOG", "LOG1P", "EXPM1",
@@ -742,7 +768,9 @@ OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAIND
             "IM2COL", "COL2IM", "CONVOLUTION", "CONVOLUTION_BACKWARD_DATA",
             "CONVOLUTION_BACKWARD_WEIGHT"] + [
             "UPSAMPLE", "UPSAMPLE_BACKWARD", "GRID_SAMPLER", "GRID_SAMPLER_BACKWARD"] + [
-            "FFT_C2C", "FFT_R2C", "FFT_C2R"]
+            "FFT_C2C", "FFT_R2C", "FFT_C2R"] + [
+            "LINALG_CHOLESKY", "LINALG_LU", "LINALG_SOLVE_TRIANGULAR", "LINALG_QR",
+            "LINALG_EIGH", "LINALG_SVD", "LINALG_GEQRF", "LINALG_EIG"]
 
 if __name__ == "__main__":
     writer = Writer()
@@ -764,4 +792,5 @@ if __name__ == "__main__":
     conv_support(writer)
     resample_support(writer)
     fft_support(writer)
+    linalg_support(writer)
     emit(writer)
