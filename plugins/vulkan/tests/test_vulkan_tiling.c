@@ -1,0 +1,255 @@
+/* Operands past maxStorageBufferRange are split into pieces (launch.c):
+ * the same kernels on two instances of the plugin, one with its binding
+ * limit lowered to TESSERA_VULKAN_MAX_BINDING bytes (4096 by default here),
+ * so that small tensors cross it, and one with the device's limit, must
+ * give the same bytes; the host's arithmetic checks both. Kernels that are
+ * not tiled yet must refuse cleanly on the lowered instance.
+ *
+ * Uses test_vulkan_kernels.c's host and main (which sets up the unlowered
+ * instance as `backend`). Exit 77 (skip) without a Vulkan device. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tessera/plugin.h>
+
+#include "test_vulkan_kernels.h"
+
+#define F32 TSR_FLOAT32
+
+/* A case uploads its inputs (from a fixed pattern), runs, and downloads the
+ * whole output allocation into `got` (`bytes` long), on `backend`. */
+typedef void (*tiling_case)(unsigned char *got, size_t bytes);
+
+static uint32_t pattern(uint32_t i)
+{
+    uint32_t x = i * 2654435761u + 12345u;
+    return x ^ (x >> 15);
+}
+
+static float value_at(uint32_t i)
+{
+    return (float)(pattern(i) % 2001u) / 8.0f - 125.0f;
+}
+
+static void *upload_floats(int64_t n)
+{
+    float *host = malloc((size_t)n * sizeof *host);
+    for (int64_t i = 0; i < n; ++i)
+        host[i] = value_at((uint32_t)i);
+    void *mem = upload(host, (size_t)n * sizeof *host);
+    free(host);
+    return mem;
+}
+
+/* Rank 1 contiguous, in place: a += a * 3 (mul, then add on the result). */
+enum { FLAT_N = 10007 };
+static void flat_in_place(unsigned char *got, size_t bytes)
+{
+    struct view v;
+    void *m = upload_floats(FLAT_N);
+    flat(&v, m, F32, FLAT_N, 4);
+    float three = 3.0f;
+    struct view vs;
+    const int64_t n = FLAT_N, zero = 0;
+    void *ms = upload(&three, 4);
+    view_of(&vs, ms, F32, 1, &n, &zero, 0, 4);
+    EXPECT(run2(TSR_OP_MUL, &v, &v, &vs, NULL) == TSR_OK, "mul: %s", last_error);
+    tsr_elementwise_attrs alpha = attrs_float(1.0);
+    EXPECT(run2(TSR_OP_ADD, &v, &v, &v, &alpha) == TSR_OK, "add: %s", last_error);
+    download(m, got, bytes);
+    plugin->memory_free(backend, m);
+    plugin->memory_free(backend, ms);
+}
+
+/* Rank 2: out [R, C] = a^T (a [C, R] transposed) - b, b a row broadcast
+ * down the rows. One row of a^T spans more than the limit, so each row is
+ * split again along the columns. */
+enum { ROWS = 64, COLS = 48 };
+static void transposed_minus_row(unsigned char *got, size_t bytes)
+{
+    void *ma = upload_floats(ROWS * COLS), *mb = upload_floats(COLS);
+    void *mo = upload(NULL, bytes);
+    struct view va, vb, vo;
+    const int64_t shape[2] = {ROWS, COLS}, at[2] = {1, ROWS}, brow[2] = {0, 1}, c[2] = {COLS, 1};
+    view_of(&va, ma, F32, 2, shape, at, 0, 4);
+    view_of(&vb, mb, F32, 2, shape, brow, 0, 4);
+    view_of(&vo, mo, F32, 2, shape, c, 0, 4);
+    tsr_elementwise_attrs alpha = attrs_float(1.0);
+    EXPECT(run2(TSR_OP_SUB, &vo, &va, &vb, &alpha) == TSR_OK, "sub: %s", last_error);
+    download(mo, got, bytes);
+    plugin->memory_free(backend, ma);
+    plugin->memory_free(backend, mb);
+    plugin->memory_free(backend, mo);
+}
+
+/* where(cond, x, y) with a bool condition (1-byte elements, windows starting
+ * mid-word), then int8 -> float32 and float32 -> int16 conversions. */
+enum { WHERE_N = 9001 };
+static void where_and_conversions(unsigned char *got, size_t bytes)
+{
+    unsigned char *cond = malloc(WHERE_N);
+    signed char *small = malloc(WHERE_N);
+    for (int i = 0; i < WHERE_N; ++i) {
+        cond[i] = (unsigned char)(pattern((uint32_t)i) & 1u);
+        small[i] = (signed char)(pattern((uint32_t)i + 7u) & 0xffu);
+    }
+    struct view vc, vx, vy, vo, v8, v16;
+    /* Views starting 3 elements in, so pieces start inside a word. */
+    void *mc = upload(cond, WHERE_N), *m8 = upload(small, WHERE_N);
+    void *mx = upload_floats(WHERE_N), *my = upload_floats(WHERE_N + 5);
+    void *m16 = upload(NULL, 2 * WHERE_N);
+    const int64_t n = WHERE_N - 3, one = 1;
+    view_of(&vc, mc, TSR_BOOL, 1, &n, &one, 3, 1);
+    view_of(&vx, mx, F32, 1, &n, &one, 3, 4);
+    view_of(&vy, my, F32, 1, &n, &one, 5, 4);
+    view_of(&v8, m8, TSR_INT8, 1, &n, &one, 3, 1);
+    view_of(&v16, m16, TSR_INT16, 1, &n, &one, 3, 2);
+    void *mo = upload(NULL, bytes);
+    view_of(&vo, mo, F32, 1, &n, &one, 0, 4);
+    const struct view *in[3] = {&vc, &vx, &vy};
+    EXPECT(run(TSR_OP_WHERE, &vo, in, 3, NULL) == TSR_OK, "where: %s", last_error);
+    /* out[1::2] = float(int8) over the odd positions, written in place. */
+    struct view odd, odd8;
+    const int64_t half = n / 2, two = 2;
+    view_of(&odd, mo, F32, 1, &half, &two, 1, 4);
+    view_of(&odd8, m8, TSR_INT8, 1, &half, &two, 4, 1);
+    EXPECT(run1(TSR_OP_COPY, &odd, &odd8, NULL) == TSR_OK, "copy int8: %s", last_error);
+    EXPECT(run1(TSR_OP_COPY, &v16, &vo, NULL) == TSR_OK, "copy to int16: %s", last_error);
+    /* The int16 result goes into the tail of the downloaded bytes. */
+    download(mo, got, 4 * (size_t)n);
+    download(m16, got + 4 * (size_t)n, 2 * (size_t)WHERE_N);
+    void *mems[] = {mc, m8, mx, my, m16, mo};
+    for (size_t i = 0; i < sizeof mems / sizeof *mems; ++i)
+        plugin->memory_free(backend, mems[i]);
+    free(cond);
+    free(small);
+}
+
+/* fill of every third float of a [3, 4000] tensor's middle row, clamp with
+ * tensor bounds (a ternary op). */
+static void fill_and_clamp(unsigned char *got, size_t bytes)
+{
+    void *m = upload_floats(3 * 4000), *lo = upload_floats(3 * 4000);
+    struct view row, all, vlo, vhi;
+    const int64_t n = 1334, three = 3, all_n = 3 * 4000, one = 1, zero = 0;
+    view_of(&row, m, F32, 1, &n, &three, 4000, 4);
+    tsr_elementwise_attrs value = attrs_float(-7.25);
+    EXPECT(run(TSR_OP_FILL, &row, NULL, 0, &value) == TSR_OK, "fill: %s", last_error);
+    float hi = 50.0f;
+    void *mh = upload(&hi, 4);
+    view_of(&all, m, F32, 1, &all_n, &one, 0, 4);
+    view_of(&vlo, lo, F32, 1, &all_n, &one, 0, 4);
+    view_of(&vhi, mh, F32, 1, &all_n, &zero, 0, 4);
+    const struct view *in[3] = {&all, &vlo, &vhi};
+    tsr_elementwise_attrs at = attrs_mode(TSR_CLAMP_HAS_MIN | TSR_CLAMP_HAS_MAX);
+    EXPECT(run(TSR_OP_CLAMP, &all, in, 3, &at) == TSR_OK, "clamp: %s", last_error);
+    download(m, got, bytes);
+    plugin->memory_free(backend, m);
+    plugin->memory_free(backend, lo);
+    plugin->memory_free(backend, mh);
+}
+
+/* The host's arithmetic for two of the cases (exact in float32). */
+static void check_against_host(int which, const unsigned char *got)
+{
+    if (which == 0) {
+        for (uint32_t i = 0; i < FLAT_N; ++i) {
+            float x = value_at(i) * 3.0f, want = x + x, g;
+            memcpy(&g, got + 4 * (size_t)i, 4);
+            if (g != want) {
+                EXPECT(0, "flat[%u] got %g want %g", i, g, want);
+                return;
+            }
+        }
+    } else if (which == 1) {
+        for (int r = 0; r < ROWS; ++r)
+            for (int c = 0; c < COLS; ++c) {
+                float want = value_at((uint32_t)(c * ROWS + r)) - value_at((uint32_t)c), g;
+                memcpy(&g, got + 4 * (size_t)(r * COLS + c), 4);
+                if (g != want) {
+                    EXPECT(0, "[%d, %d] got %g want %g", r, c, g, want);
+                    return;
+                }
+            }
+    }
+}
+
+/* Runs the case on both instances and compares the bytes. */
+static void same_bits_tiled_and_untiled(int which, tiling_case fn, size_t bytes, void *whole,
+                                        void *tiled)
+{
+    unsigned char *a = calloc(1, bytes), *b = calloc(1, bytes);
+    backend = whole;
+    fn(a, bytes);
+    backend = tiled;
+    int before = failures;
+    fn(b, bytes);
+    EXPECT(memcmp(a, b, bytes) == 0, "case %d: tiled bytes differ from untiled ones", which);
+    if (failures == before)
+        check_against_host(which, b);
+    backend = whole;
+    free(a);
+    free(b);
+}
+
+/* A reduction is not tiled: on the lowered instance it refuses cleanly. */
+static void untiled_kernels_refuse_cleanly(void)
+{
+    tsr_kernel_fn fn = find_kernel(TSR_OP_SUM, F32, F32);
+    if (!fn)
+        return;
+    struct view vx, vo;
+    void *mx = upload_floats(FLAT_N);
+    flat(&vx, mx, F32, FLAT_N, 4);
+    void *mo = upload(NULL, 4);
+    const int64_t one = 1;
+    view_of(&vo, mo, F32, 1, &one, &one, 0, 4);
+    tsr_reduce_attrs attrs = {.struct_size = sizeof attrs, .dims_mask = 1};
+    tsr_kernel_args args = {.struct_size = sizeof args,
+                            .op = TSR_OP_SUM,
+                            .num_inputs = 1,
+                            .num_outputs = 1,
+                            .inputs = &vx.d,
+                            .outputs = &vo.d,
+                            .attrs = &attrs};
+    last_error[0] = '\0';
+    int status = fn(backend, &args);
+    EXPECT(status == TSR_ERR_UNIMPLEMENTED, "sum past the lowered limit gave %d (%s)", status,
+           last_error);
+    EXPECT(strstr(last_error, "binds at most") != NULL, "message: %s", last_error);
+    plugin->memory_free(backend, mx);
+    plugin->memory_free(backend, mo);
+}
+
+void run_all_cases(void)
+{
+    const char *limit = getenv("TESSERA_VULKAN_MAX_BINDING");
+    if (!limit || !*limit)
+        setenv("TESSERA_VULKAN_MAX_BINDING", "4096", 1);
+    void *whole = backend, *tiled = NULL;
+    int status = plugin->init(test_host(), &tiled);
+    EXPECT(status == TSR_OK, "second instance: %s", last_error);
+    if (status != TSR_OK)
+        return;
+    char text[1024];
+    plugin->describe(tiled, text, sizeof text);
+    printf("lowered instance (TESSERA_VULKAN_MAX_BINDING=%s): %s\n",
+           getenv("TESSERA_VULKAN_MAX_BINDING"), text);
+    const struct {
+        tiling_case fn;
+        size_t bytes;
+    } cases[] = {
+        {flat_in_place, 4 * FLAT_N},
+        {transposed_minus_row, 4 * ROWS * COLS},
+        {where_and_conversions, 4 * (WHERE_N - 3) + 2 * WHERE_N},
+        {fill_and_clamp, 4 * 3 * 4000},
+    };
+    for (int i = 0; i < (int)(sizeof cases / sizeof *cases); ++i)
+        same_bits_tiled_and_untiled(i, cases[i].fn, cases[i].bytes, whole, tiled);
+    backend = tiled;
+    untiled_kernels_refuse_cleanly();
+    EXPECT(plugin->synchronize(tiled) == TSR_OK, "synchronize: %s", last_error);
+    backend = whole;
+    plugin->shutdown(tiled);
+}
