@@ -159,6 +159,16 @@ static int tsr__vk_window_try(struct tsr__vk_backend *b, const tsr_tensor_desc *
     return TSR_OK;
 }
 
+int tsr__vk_window_fits(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
+                        const int64_t *shape, const int64_t *stride, int ndim, int *fits)
+{
+    struct tsr__vk_window scratch;
+    int too_big = 0;
+    int status = tsr__vk_window_try(b, t, k, shape, stride, ndim, &scratch, &too_big);
+    *fits = !too_big;
+    return status;
+}
+
 int tsr__vk_window_for(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
                        const int64_t *shape, const int64_t *stride, int ndim,
                        struct tsr__vk_window *w)
@@ -269,7 +279,7 @@ static int tsr__vk_record(struct tsr__vk_backend *b, const struct tsr__vk_launch
 /* The most bytes an operand of a piece may span, wherever its first element
  * falls: the limit less the slack of aligning the window's start down and
  * rounding its end up to a word. */
-static VkDeviceSize tsr__vk_piece_budget(const struct tsr__vk_backend *b)
+VkDeviceSize tsr__vk_piece_budget(const struct tsr__vk_backend *b)
 {
     VkDeviceSize limit = b->device.props.limits.maxStorageBufferRange;
     VkDeviceSize slack = b->memory.alignment - 1 + 3;

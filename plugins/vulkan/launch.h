@@ -67,6 +67,16 @@ int tsr__vk_window_for(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int 
                        const int64_t *shape, const int64_t *stride, int ndim,
                        struct tsr__vk_window *w);
 
+/* Whether operand k's window (as tsr__vk_window_for's) fits within
+ * maxStorageBufferRange, in *fits; an operand leaving its allocation is an
+ * error. For kernels that split such operands themselves. */
+int tsr__vk_window_fits(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
+                        const int64_t *shape, const int64_t *stride, int ndim, int *fits);
+
+/* The most bytes a piece of an operand may span so that its window fits,
+ * wherever its first element falls (alignment and word rounding). */
+VkDeviceSize tsr__vk_piece_budget(const struct tsr__vk_backend *b);
+
 /* ... and one recorded dispatch of `groups` workgroups (capped at 65535)
  * with a TSR__VK_META_WORDS-word metadata record; windows beyond `count`
  * repeat the output's. */

@@ -1,6 +1,6 @@
 /* Operands past maxStorageBufferRange are split into pieces (launch.c):
  * the same kernels on two instances of the plugin, one with its binding
- * limit lowered to TESSERA_VULKAN_MAX_BINDING bytes (4096 by default here),
+ * limit lowered to TESSERA_VULKAN_MAX_BINDING bytes (64 KiB by default here),
  * so that small tensors cross it, and one with the device's limit, must
  * give the same bytes; the host's arithmetic checks both. Kernels that are
  * not tiled yet must refuse cleanly on the lowered instance.
@@ -43,7 +43,7 @@ static void *upload_floats(int64_t n)
 }
 
 /* Rank 1 contiguous, in place: a += a * 3 (mul, then add on the result). */
-enum { FLAT_N = 10007 };
+enum { FLAT_N = 40009 };
 static void flat_in_place(unsigned char *got, size_t bytes)
 {
     struct view v;
@@ -65,7 +65,7 @@ static void flat_in_place(unsigned char *got, size_t bytes)
 /* Rank 2: out [R, C] = a^T (a [C, R] transposed) - b, b a row broadcast
  * down the rows. One row of a^T spans more than the limit, so each row is
  * split again along the columns. */
-enum { ROWS = 64, COLS = 48 };
+enum { ROWS = 512, COLS = 48 };
 static void transposed_minus_row(unsigned char *got, size_t bytes)
 {
     void *ma = upload_floats(ROWS * COLS), *mb = upload_floats(COLS);
@@ -85,7 +85,7 @@ static void transposed_minus_row(unsigned char *got, size_t bytes)
 
 /* where(cond, x, y) with a bool condition (1-byte elements, windows starting
  * mid-word), then int8 -> float32 and float32 -> int16 conversions. */
-enum { WHERE_N = 9001 };
+enum { WHERE_N = 70001 };
 static void where_and_conversions(unsigned char *got, size_t bytes)
 {
     unsigned char *cond = malloc(WHERE_N);
@@ -126,14 +126,14 @@ static void where_and_conversions(unsigned char *got, size_t bytes)
     free(small);
 }
 
-/* fill of every third float of a [3, 4000] tensor's middle row, clamp with
+/* fill of every third float of a [3, 8000] tensor's middle row, clamp with
  * tensor bounds (a ternary op). */
 static void fill_and_clamp(unsigned char *got, size_t bytes)
 {
-    void *m = upload_floats(3 * 4000), *lo = upload_floats(3 * 4000);
+    void *m = upload_floats(3 * 8000), *lo = upload_floats(3 * 8000);
     struct view row, all, vlo, vhi;
-    const int64_t n = 1334, three = 3, all_n = 3 * 4000, one = 1, zero = 0;
-    view_of(&row, m, F32, 1, &n, &three, 4000, 4);
+    const int64_t n = 2667, three = 3, all_n = 3 * 8000, one = 1, zero = 0;
+    view_of(&row, m, F32, 1, &n, &three, 8000, 4);
     tsr_elementwise_attrs value = attrs_float(-7.25);
     EXPECT(run(TSR_OP_FILL, &row, NULL, 0, &value) == TSR_OK, "fill: %s", last_error);
     float hi = 50.0f;
@@ -193,31 +193,110 @@ static void same_bits_tiled_and_untiled(int which, tiling_case fn, size_t bytes,
     free(b);
 }
 
-/* A reduction is not tiled: on the lowered instance it refuses cleanly. */
+/* ------------------------------------------------------------------------ */
+/* Reductions                                                                */
+/* ------------------------------------------------------------------------ */
+
+static int reduce_kernel(int op, const struct view *in, const struct view *out,
+                         const struct view *idx, uint32_t mask)
+{
+    tsr_kernel_fn fn = find_kernel(op, in->d.dtype, out->d.dtype);
+    if (!fn)
+        return TSR_ERR_UNIMPLEMENTED;
+    tsr_reduce_attrs attrs = {sizeof attrs, mask, 1.0, 2.0};
+    tsr_tensor_desc outs[2] = {out->d, idx ? idx->d : out->d};
+    tsr_kernel_args args = {sizeof args, op, 1, idx ? 2 : 1, &in->d, outs, &attrs};
+    last_error[0] = '\0';
+    return fn(backend, &args);
+}
+
+/* One output of N terms: sum, mean, logsumexp (two passes), argmax (its
+ * maximum late), all split along the terms on the lowered instance; an
+ * int32 sum too. Output: 4 floats, then the argmax and the int32 sum. */
+enum { LONG_N = 100003 };
+static void long_outputs(unsigned char *got, size_t bytes)
+{
+    float *x = malloc(sizeof(float) * LONG_N);
+    int32_t *xi = malloc(sizeof(int32_t) * LONG_N);
+    for (int i = 0; i < LONG_N; ++i) {
+        x[i] = value_at((uint32_t)i);
+        xi[i] = (int32_t)pattern((uint32_t)i);
+    }
+    x[LONG_N - 17] = 1000.0f;
+    struct view vx, vi, vo[4], varg, vsum;
+    void *mx = upload_flat(&vx, x, F32, LONG_N, 4), *mi = upload_flat(&vi, xi, TSR_INT32, LONG_N, 4);
+    void *mo = upload(NULL, bytes);
+    const int64_t one = 1;
+    for (int k = 0; k < 4; ++k)
+        view_of(&vo[k], mo, F32, 1, &one, &one, k, 4);
+    view_of(&varg, mo, TSR_INT64, 1, &one, &one, 2, 8);
+    view_of(&vsum, mo, TSR_INT32, 1, &one, &one, 6, 4);
+    const int ops[] = {TSR_OP_SUM, TSR_OP_MEAN, TSR_OP_LOGSUMEXP, TSR_OP_AMAX};
+    for (int k = 0; k < 4; ++k)
+        EXPECT(reduce_kernel(ops[k], &vx, &vo[k], NULL, 1u) == TSR_OK, "op %d: %s", ops[k],
+               last_error);
+    EXPECT(reduce_kernel(TSR_OP_ARGMAX, &vx, &varg, NULL, 1u) == TSR_OK, "argmax: %s", last_error);
+    EXPECT(reduce_kernel(TSR_OP_SUM, &vi, &vsum, NULL, 1u) == TSR_OK, "int sum: %s", last_error);
+    download(mo, got, bytes);
+    plugin->memory_free(backend, mx);
+    plugin->memory_free(backend, mi);
+    plugin->memory_free(backend, mo);
+    free(x);
+    free(xi);
+}
+
+/* Many outputs: sum and var over dim 1 of [40, 3001] (runs of rows), sum
+ * and max with indices over dim 0 of [30011, 3] (each column alone, along
+ * its terms, a stride of 12 bytes). */
+enum { WIDE_R = 40, WIDE_C = 3001, TALL_R = 30011 };
+static void many_outputs(unsigned char *got, size_t bytes)
+{
+    void *mw = upload_floats(WIDE_R * WIDE_C), *mt = upload_floats(TALL_R * 3);
+    void *mo = upload(NULL, bytes);
+    struct view vw, vt, sw, vv, st, mx, mi;
+    const int64_t wshape[2] = {WIDE_R, WIDE_C}, wstr[2] = {WIDE_C, 1};
+    const int64_t tshape[2] = {TALL_R, 3}, tstr[2] = {3, 1};
+    const int64_t rows[2] = {WIDE_R, 1}, col[2] = {1, 1}, cols[2] = {1, 3}, c3[2] = {3, 1};
+    view_of(&vw, mw, F32, 2, wshape, wstr, 0, 4);
+    view_of(&vt, mt, F32, 2, tshape, tstr, 0, 4);
+    view_of(&sw, mo, F32, 2, rows, col, 0, 4);
+    view_of(&vv, mo, F32, 2, rows, col, WIDE_R, 4);
+    view_of(&st, mo, F32, 2, cols, c3, 2 * WIDE_R, 4);
+    view_of(&mx, mo, F32, 2, cols, c3, 2 * WIDE_R + 3, 4);
+    view_of(&mi, mo, TSR_INT64, 2, cols, c3, (2 * WIDE_R + 6) / 2, 8);
+    EXPECT(reduce_kernel(TSR_OP_SUM, &vw, &sw, NULL, 2u) == TSR_OK, "rows: %s", last_error);
+    EXPECT(reduce_kernel(TSR_OP_VAR, &vw, &vv, NULL, 2u) == TSR_OK, "var: %s", last_error);
+    EXPECT(reduce_kernel(TSR_OP_SUM, &vt, &st, NULL, 1u) == TSR_OK, "cols: %s", last_error);
+    EXPECT(reduce_kernel(TSR_OP_MAX_DIM, &vt, &mx, &mi, 1u) == TSR_OK, "max: %s", last_error);
+    download(mo, got, bytes);
+    plugin->memory_free(backend, mw);
+    plugin->memory_free(backend, mt);
+    plugin->memory_free(backend, mo);
+}
+
+/* What is not tiled refuses cleanly on the lowered instance: var of one
+ * output (it shifts by the first term), a scan. */
 static void untiled_kernels_refuse_cleanly(void)
 {
-    tsr_kernel_fn fn = find_kernel(TSR_OP_SUM, F32, F32);
-    if (!fn)
-        return;
     struct view vx, vo;
-    void *mx = upload_floats(FLAT_N);
-    flat(&vx, mx, F32, FLAT_N, 4);
-    void *mo = upload(NULL, 4);
+    void *mx = upload_floats(LONG_N);
+    flat(&vx, mx, F32, LONG_N, 4);
+    void *mo = upload(NULL, 4 * LONG_N);
     const int64_t one = 1;
     view_of(&vo, mo, F32, 1, &one, &one, 0, 4);
-    tsr_reduce_attrs attrs = {.struct_size = sizeof attrs, .dims_mask = 1};
-    tsr_kernel_args args = {.struct_size = sizeof args,
-                            .op = TSR_OP_SUM,
-                            .num_inputs = 1,
-                            .num_outputs = 1,
-                            .inputs = &vx.d,
-                            .outputs = &vo.d,
-                            .attrs = &attrs};
-    last_error[0] = '\0';
-    int status = fn(backend, &args);
-    EXPECT(status == TSR_ERR_UNIMPLEMENTED, "sum past the lowered limit gave %d (%s)", status,
-           last_error);
-    EXPECT(strstr(last_error, "binds at most") != NULL, "message: %s", last_error);
+    int status = reduce_kernel(TSR_OP_VAR, &vx, &vo, NULL, 1u);
+    EXPECT(status == TSR_ERR_UNIMPLEMENTED && strstr(last_error, "var and std"),
+           "var past the lowered limit gave %d (%s)", status, last_error);
+    tsr_kernel_fn fn = find_kernel(TSR_OP_CUMSUM, F32, F32);
+    if (fn) {
+        flat(&vo, mo, F32, LONG_N, 4);
+        tsr_scan_attrs attrs = {.struct_size = sizeof attrs, .dim = 0};
+        tsr_kernel_args args = {sizeof args, TSR_OP_CUMSUM, 1, 1, &vx.d, &vo.d, &attrs};
+        last_error[0] = '\0';
+        status = fn(backend, &args);
+        EXPECT(status == TSR_ERR_UNIMPLEMENTED && strstr(last_error, "binds at most"),
+               "cumsum past the lowered limit gave %d (%s)", status, last_error);
+    }
     plugin->memory_free(backend, mx);
     plugin->memory_free(backend, mo);
 }
@@ -226,7 +305,7 @@ void run_all_cases(void)
 {
     const char *limit = getenv("TESSERA_VULKAN_MAX_BINDING");
     if (!limit || !*limit)
-        setenv("TESSERA_VULKAN_MAX_BINDING", "4096", 1);
+        setenv("TESSERA_VULKAN_MAX_BINDING", "65536", 1);
     void *whole = backend, *tiled = NULL;
     int status = plugin->init(test_host(), &tiled);
     EXPECT(status == TSR_OK, "second instance: %s", last_error);
@@ -243,7 +322,9 @@ void run_all_cases(void)
         {flat_in_place, 4 * FLAT_N},
         {transposed_minus_row, 4 * ROWS * COLS},
         {where_and_conversions, 4 * (WHERE_N - 3) + 2 * WHERE_N},
-        {fill_and_clamp, 4 * 3 * 4000},
+        {fill_and_clamp, 4 * 3 * 8000},
+        {long_outputs, 4 * 4 + 8 + 4},
+        {many_outputs, 4 * (2 * WIDE_R + 6 + 6)},
     };
     for (int i = 0; i < (int)(sizeof cases / sizeof *cases); ++i)
         same_bits_tiled_and_untiled(i, cases[i].fn, cases[i].bytes, whole, tiled);
