@@ -274,6 +274,36 @@ static void many_outputs(unsigned char *got, size_t bytes)
     plugin->memory_free(backend, mo);
 }
 
+/* matmul [6000, 8] @ [8, 3] (+ c with beta): the output, a and c split
+ * into runs of rows, b bound whole. */
+enum { MM_M = 6000, MM_K = 8, MM_N = 3 };
+static void matmul_rows(unsigned char *got, size_t bytes)
+{
+    void *ma = upload_floats(MM_M * MM_K), *mb = upload_floats(MM_K * MM_N);
+    void *mc = upload_floats(MM_M * MM_N), *mo = upload(NULL, bytes);
+    struct view va, vb, vc, vo;
+    const int64_t sa[2] = {MM_M, MM_K}, ta[2] = {MM_K, 1}, sb[2] = {MM_K, MM_N}, tb[2] = {MM_N, 1};
+    const int64_t so[2] = {MM_M, MM_N}, to[2] = {MM_N, 1};
+    view_of(&va, ma, F32, 2, sa, ta, 0, 4);
+    view_of(&vb, mb, F32, 2, sb, tb, 0, 4);
+    view_of(&vc, mc, F32, 2, so, to, 0, 4);
+    view_of(&vo, mo, F32, 2, so, to, 0, 4);
+    EXPECT(run2(TSR_OP_MATMUL, &vo, &va, &vb, NULL) == TSR_OK, "matmul: %s", last_error);
+    download(mo, got, bytes / 2);
+    /* out = 0.5 c + 2 a b, in place over c. */
+    tsr_elementwise_attrs at = {.struct_size = sizeof at, .mode = 1};
+    at.scalars[0].kind = at.scalars[1].kind = TSR_SCALAR_FLOAT;
+    at.scalars[0].v.f = 2.0;
+    at.scalars[1].v.f = 0.5;
+    const struct view *in[3] = {&va, &vb, &vc};
+    EXPECT(run(TSR_OP_MATMUL, &vc, in, 3, &at) == TSR_OK, "addmm: %s", last_error);
+    download(mc, got + bytes / 2, bytes / 2);
+    plugin->memory_free(backend, ma);
+    plugin->memory_free(backend, mb);
+    plugin->memory_free(backend, mc);
+    plugin->memory_free(backend, mo);
+}
+
 /* What is not tiled refuses cleanly on the lowered instance: var of one
  * output (it shifts by the first term), a scan. */
 static void untiled_kernels_refuse_cleanly(void)
@@ -297,6 +327,20 @@ static void untiled_kernels_refuse_cleanly(void)
         EXPECT(status == TSR_ERR_UNIMPLEMENTED && strstr(last_error, "binds at most"),
                "cumsum past the lowered limit gave %d (%s)", status, last_error);
     }
+    /* matmul whose b alone spans more than a window: [2, 8] @ [8, 3000]. */
+    void *mb = upload_floats(8 * 3000);
+    struct view va, vb, vm;
+    const int64_t sa[2] = {2, 8}, ta[2] = {8, 1}, sb[2] = {8, 3000}, tb[2] = {3000, 1};
+    const int64_t so[2] = {2, 3000}, to[2] = {3000, 1};
+    view_of(&va, mx, F32, 2, sa, ta, 0, 4);
+    view_of(&vb, mb, F32, 2, sb, tb, 0, 4);
+    view_of(&vm, mo, F32, 2, so, to, 0, 4);
+    last_error[0] = '\0';
+    status = run2(TSR_OP_MATMUL, &vm, &va, &vb, NULL);
+    EXPECT(status == TSR_ERR_UNIMPLEMENTED && strstr(last_error, "operand 2") &&
+               strstr(last_error, "binds at most"),
+           "matmul with a b past the lowered limit gave %d (%s)", status, last_error);
+    plugin->memory_free(backend, mb);
     plugin->memory_free(backend, mx);
     plugin->memory_free(backend, mo);
 }
@@ -325,6 +369,7 @@ void run_all_cases(void)
         {fill_and_clamp, 4 * 3 * 8000},
         {long_outputs, 4 * 4 + 8 + 4},
         {many_outputs, 4 * (2 * WIDE_R + 6 + 6)},
+        {matmul_rows, 2 * 4 * MM_M * MM_N},
     };
     for (int i = 0; i < (int)(sizeof cases / sizeof *cases); ++i)
         same_bits_tiled_and_untiled(i, cases[i].fn, cases[i].bytes, whole, tiled);
