@@ -18,7 +18,7 @@ void conf_draft_begin(conf_draft *d, conf_case *c, const char *op, const char *n
     c->name = strdup(name);
     c->inputs = calloc(CONF_DRAFT_MAX_INPUTS, sizeof *c->inputs);
     c->args = cJSON_CreateObject();
-    *d = (conf_draft){c, store, rng, dtype, dtype_out, 0};
+    *d = (conf_draft){c, store, rng, dtype, dtype_out, 0, false};
 }
 
 static conf_input *next_input(conf_draft *d, const char *name, conf_input_kind kind)
@@ -61,6 +61,11 @@ conf_input *conf_draft_tensor(conf_draft *d, const char *name, tsr_dtype dtype, 
                               const int64_t *shape, conf_value_spec values, conf_layout layout)
 {
     conf_input *in = next_input(d, name, CONF_INPUT_TENSOR);
+    int64_t numel = 1;
+    for (int i = 0; i < ndim; i++)
+        numel *= shape[i];
+    if (d->large && numel > (1 << 20))
+        layout = CONF_LAYOUT_CONTIGUOUS;
     if (!in || !draft_ref(d, &in->tensor, name, dtype, ndim, shape, values, layout))
         return NULL;
     return in;

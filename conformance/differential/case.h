@@ -20,6 +20,9 @@ typedef struct conf_draft {
      * and the others 1 or 2 (1 past 2^20), then it is 0 (one long dim per
      * case); 0: shapes as usual. */
     int64_t long_dim;
+    /* --large: tensors past 2^20 elements are drawn contiguous (a stepped
+     * or permuted base of a long dim multiplies the memory the case needs). */
+    bool large;
 } conf_draft;
 
 /* Starts an empty case `op`/`name` (copied) in *c. */

@@ -100,6 +100,7 @@ static bool draw(diff_case *x, size_t index)
         if (x->o->large) {
             static const int64_t lengths[] = {65535, 65537, (1 << 24) + 3};
             d.long_dim = lengths[conf_rng_range(&rng, 0, 2)];
+            d.large = true;
         }
         if (x->gen->draw(&d))
             return true;
