@@ -66,6 +66,11 @@ conf_input *conf_draft_tensor(conf_draft *d, const char *name, tsr_dtype dtype, 
         numel *= shape[i];
     if (d->large && numel > (1 << 20))
         layout = CONF_LAYOUT_CONTIGUOUS;
+    /* A draw that combines the long dim with other drawn extents is not
+     * drawn in --large (as if memory ran out): 2^24 + 3 times 5^3 int64
+     * would be 16 GiB. */
+    if (d->large && numel > ((int64_t)1 << 25))
+        return NULL;
     if (!in || !draft_ref(d, &in->tensor, name, dtype, ndim, shape, values, layout))
         return NULL;
     return in;

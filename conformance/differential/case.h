@@ -21,7 +21,8 @@ typedef struct conf_draft {
      * case); 0: shapes as usual. */
     int64_t long_dim;
     /* --large: tensors past 2^20 elements are drawn contiguous (a stepped
-     * or permuted base of a long dim multiplies the memory the case needs). */
+     * or permuted base of a long dim multiplies the memory the case needs),
+     * and a draw with a tensor past 2^25 elements fails. */
     bool large;
 } conf_draft;
 

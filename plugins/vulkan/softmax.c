@@ -51,11 +51,18 @@ int tsr__vk_kernel_softmax(void *backend, const tsr_kernel_args *args)
     c.ndim++;
     if (status == TSR_OK)
         status = tsr__vk_row_sizes(b, name, rows, len);
-    /* Three strided passes over the row, two trees, the row's offsets. */
+    /* Three strided passes over the row, two trees, the row's offsets. A
+     * CPU device stops loops past its budget: there a single long row
+     * (rows x per-row work over it) is composed from whole-tensor kernels
+     * instead (softmax_long.c). */
     uint32_t w = b->pipelines.local_size;
+    uint64_t per_row = 3 * (((uint64_t)len + w - 1) / w) + 40 + (uint64_t)outer;
+    if (status == TSR_OK && rows > 0 && len > 0 &&
+        b->device.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU &&
+        ((uint64_t)rows + 65534) / 65535 * per_row > TSR__VK_LOOP_BUDGET)
+        return tsr__vk_softmax_composed(b, args, dim);
     if (status == TSR_OK)
-        status = tsr__vk_loop_budget(b, name, rows, len,
-                                     3 * (((uint64_t)len + w - 1) / w) + 40 + (uint64_t)outer);
+        status = tsr__vk_loop_budget(b, name, rows, len, per_row);
     if (status != TSR_OK || rows == 0 || len == 0)
         return status;
     c.numel = (uint32_t)rows;

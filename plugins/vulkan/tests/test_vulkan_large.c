@@ -323,7 +323,8 @@ static void long_scans(void)
  * values, bound in windows within the limit (launch.c, reduce_launch.c,
  * products_launch.c). Elementwise ops, a conversion, the sum (the wide
  * shader's order is the reference's), extrema and a matmul whose output
- * is past the limit give the reference's bits. */
+ * is past the limit give the reference's bits; softmax and log_softmax of
+ * the whole row agree within 1e-5. */
 static void past_the_binding_limit(void)
 {
     const int64_t n = ((int64_t)1 << 25) + 3;
@@ -346,6 +347,15 @@ static void past_the_binding_limit(void)
         for (int i = 0; i < 8; ++i)
             tsr_tensor_release(t[i]);
         check_reductions(&p, NULL, 0);
+        /* One row too long for llvmpipe's loop limit: composed from
+         * whole-tensor kernels (softmax_long.c), its scratch tiled too. */
+        check_softmax(&p, 0);
+        tsr_tensor *got = NULL, *want = NULL, *ones = NULL;
+        OK(tsr_log_softmax(p.v, 0, TSR_DTYPE_INFER, &got));
+        OK(tsr_log_softmax(p.r, 0, TSR_DTYPE_INFER, &want));
+        OK(tsr_full(1, &n, tsr_scalar_float(1.0), TSR_FLOAT32, ref, &ones));
+        compare_floats("log_softmax", &p, got, want, ones, 1e-5);
+        release3(got, want, ones);
     }
     free_pair(&p);
     /* [2^24 + 3, 1] @ [1, 2]: the output (2^25 + 6 floats) in runs of rows. */
