@@ -1,7 +1,8 @@
 /* softmax and log_softmax rows too long for one workgroup on a CPU device
- * (llvmpipe stops an invocation's loops after 65535 iterations, silently):
- * the row op is composed from whole-tensor kernels, each of which stays
- * within the limit and tiles past maxStorageBufferRange. In the working
+ * (llvmpipe stops an invocation's loops after 65535 iterations, silently),
+ * or operands past maxStorageBufferRange, which the row shader's windows
+ * cannot split: the row op is composed from whole-tensor kernels, each of
+ * which stays within the loop limit and tiles past the binding one. In the working
  * dtype W (float64 where the device holds it and the wide row shaders are
  * allowed, float32 otherwise):
  *

@@ -7,6 +7,7 @@
  *
  * Uses test_vulkan_kernels.c's host and main (which sets up the unlowered
  * instance as `backend`). Exit 77 (skip) without a Vulkan device. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +305,52 @@ static void matmul_rows(unsigned char *got, size_t bytes)
     plugin->memory_free(backend, mo);
 }
 
+/* softmax and log_softmax of [40, 3001] along dim 1 (480 KB): composed
+ * from tiled kernels on the lowered instance (softmax_long.c), the row
+ * shader on the other; the orders differ, so within 2 float32 ulps. */
+static void softmax_composed_matches_rows(void *whole, void *tiled)
+{
+    tsr_kernel_fn fn = find_kernel(TSR_OP_SOFTMAX, F32, F32);
+    if (!fn)
+        return;
+    enum { N = WIDE_R * WIDE_C };
+    float *got[2][2];
+    for (int inst = 0; inst < 2; ++inst) {
+        backend = inst ? tiled : whole;
+        void *mx = upload_floats(N), *mo = upload(NULL, 4 * N);
+        struct view vx, vo;
+        const int64_t shape[2] = {WIDE_R, WIDE_C}, str[2] = {WIDE_C, 1};
+        view_of(&vx, mx, F32, 2, shape, str, 0, 4);
+        view_of(&vo, mo, F32, 2, shape, str, 0, 4);
+        for (int lg = 0; lg < 2; ++lg) {
+            int op = lg ? TSR_OP_LOG_SOFTMAX : TSR_OP_SOFTMAX;
+            tsr_scan_attrs attrs = {.struct_size = sizeof attrs, .dim = 1};
+            tsr_kernel_args args = {sizeof args, op, 1, 1, &vx.d, &vo.d, &attrs};
+            last_error[0] = '\0';
+            EXPECT(find_kernel(op, F32, F32)(backend, &args) == TSR_OK, "op %d: %s", op,
+                   last_error);
+            got[inst][lg] = malloc(4 * N);
+            download(mo, got[inst][lg], 4 * N);
+        }
+        plugin->memory_free(backend, mx);
+        plugin->memory_free(backend, mo);
+    }
+    backend = whole;
+    for (int lg = 0; lg < 2; ++lg) {
+        int bad = 0;
+        for (int i = 0; i < N && bad < 3; ++i) {
+            float a = got[0][lg][i], c = got[1][lg][i];
+            if (!(fabsf(a - c) <= 2.4e-7f * fabsf(a))) {
+                EXPECT(0, "%s[%d]: rows %.9g, composed %.9g", lg ? "log_softmax" : "softmax", i,
+                       a, c);
+                ++bad;
+            }
+        }
+        free(got[0][lg]);
+        free(got[1][lg]);
+    }
+}
+
 /* What is not tiled refuses cleanly on the lowered instance: var of one
  * output (it shifts by the first term), a scan. */
 static void untiled_kernels_refuse_cleanly(void)
@@ -373,6 +420,7 @@ void run_all_cases(void)
     };
     for (int i = 0; i < (int)(sizeof cases / sizeof *cases); ++i)
         same_bits_tiled_and_untiled(i, cases[i].fn, cases[i].bytes, whole, tiled);
+    softmax_composed_matches_rows(whole, tiled);
     backend = tiled;
     untiled_kernels_refuse_cleanly();
     EXPECT(plugin->synchronize(tiled) == TSR_OK, "synchronize: %s", last_error);
