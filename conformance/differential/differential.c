@@ -560,13 +560,14 @@ static void print_result(const conf_diff_options *o, const char *op, size_t inde
 /* --large without --op: reductions, arg-reductions, scans, sort, indexing,
  * scatter, softmax rows and matrix products (issue 14's list). */
 static const char *const large_ops[] = {
-    "sum",     "nansum",  "prod",         "mean",      "amax",         "amin",      "max",
-    "min",     "argmax",  "argmin",       "var",       "std",          "logsumexp", "count_nonzero",
-    "cumsum",  "cumprod", "logcumsumexp", "cummax",    "cummin",       "sort",      "argsort",
-    "topk",    "index_select", "gather",  "take",      "take_along_dim", "scatter", "scatter_add",
-    "scatter_reduce", "index_add", "index_copy", "softmax", "log_softmax", "matmul", "mm",
-    "bmm",     "dot",     "addmm",
-};
+    "sum",          "nansum",       "prod",        "mean",           "amax",
+    "amin",         "max",          "min",         "argmax",         "argmin",
+    "var",          "std",          "logsumexp",   "count_nonzero",  "cumsum",
+    "cumprod",      "logcumsumexp", "cummax",      "cummin",         "sort",
+    "argsort",      "topk",         "index_select", "gather",        "take",
+    "take_along_dim", "scatter",    "scatter_add", "scatter_reduce", "index_add",
+    "index_copy",   "softmax",      "log_softmax", "matmul",         "mm",
+    "bmm",          "dot",          "addmm"};
 
 static bool large_op(const char *op)
 {

@@ -343,7 +343,8 @@ static void tsr__vk_lower_binding_limit(struct tsr__vk_device *dev)
         return;
     char *end;
     unsigned long long n = strtoull(v, &end, 10);
-    unsigned long long floor = 4 * (unsigned long long)dev->props.limits.minStorageBufferOffsetAlignment;
+    unsigned long long floor =
+        4 * (unsigned long long)dev->props.limits.minStorageBufferOffsetAlignment;
     if (floor < 256)
         floor = 256;
     if (*end != '\0' || n == 0)

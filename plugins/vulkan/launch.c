@@ -323,8 +323,8 @@ static int tsr__vk_record_piece(struct tsr__vk_backend *b, const struct tsr__vk_
     for (int k = 0; k < lay->count; ++k) {
         tsr_tensor_desc sub = *ops[k];
         sub.byte_offset += off[k];
-        int status = tsr__vk_window_for(b, &sub, k, lay->shape, lay->stride[k], lay->ndim,
-                                        &windows[k]);
+        int status =
+            tsr__vk_window_for(b, &sub, k, lay->shape, lay->stride[k], lay->ndim, &windows[k]);
         if (status != TSR_OK)
             return status;
     }
@@ -397,8 +397,8 @@ int tsr__vk_launch(struct tsr__vk_backend *b, const struct tsr__vk_launch *l)
     int split = lay.numel > UINT32_MAX;
     for (int k = 0; k < count; ++k) {
         int too_big = 0;
-        status = tsr__vk_window_try(b, ops[k], k, lay.shape, lay.stride[k], lay.ndim,
-                                    &windows[k], &too_big);
+        status = tsr__vk_window_try(b, ops[k], k, lay.shape, lay.stride[k], lay.ndim, &windows[k],
+                                    &too_big);
         if (status != TSR_OK)
             return status;
         split |= too_big;
@@ -410,8 +410,8 @@ int tsr__vk_launch(struct tsr__vk_backend *b, const struct tsr__vk_launch *l)
             return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
                                  "more than 2^32 - 1 elements in one kernel");
         for (int k = 0; k < count; ++k) {
-            status = tsr__vk_window_for(b, ops[k], k, lay.shape, lay.stride[k], lay.ndim,
-                                        &windows[k]);
+            status =
+                tsr__vk_window_for(b, ops[k], k, lay.shape, lay.stride[k], lay.ndim, &windows[k]);
             if (status != TSR_OK)
                 return status;
         }

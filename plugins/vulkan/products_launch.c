@@ -42,8 +42,7 @@ static void tsr__vk_matmul_strides(const tsr_tensor_desc *t, int nd, int64_t *st
 /* Records one dispatch of the product of ops (output, a, b, optional c),
  * whose windows fit. */
 static int tsr__vk_matmul_record(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
-                                 const tsr_tensor_desc *const *ops, int count, int nd,
-                                 int64_t kdim)
+                                 const tsr_tensor_desc *const *ops, int count, int nd, int64_t kdim)
 {
     const int64_t *os = ops[0]->shape;
     int64_t m = os[nd - 2], n = os[nd - 1];
@@ -75,7 +74,8 @@ static int tsr__vk_matmul_record(struct tsr__vk_backend *b, const struct tsr__vk
      * beta need all four scalar words in the 64-bit variants. */
     struct tsr__vk_push push = {.numel = (uint32_t)kdim, .ndim = (uint32_t)nd};
     memcpy(push.scalar, l->scalar, sizeof push.scalar);
-    uint64_t tiles = ((uint64_t)m + 15) / 16 * (((uint64_t)n + 15) / 16) * (numel / (uint64_t)(m * n));
+    uint64_t tiles =
+        ((uint64_t)m + 15) / 16 * (((uint64_t)n + 15) / 16) * (numel / (uint64_t)(m * n));
     if (tiles > UINT32_MAX)
         return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED, "matmul has too many tiles");
     return tsr__vk_record_raw(b, l, meta, windows, count, &push, tiles);

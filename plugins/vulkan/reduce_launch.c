@@ -363,15 +363,13 @@ static int tsr__vk_reduce_terms_tiled(struct tsr__vk_backend *b, const struct ts
  * the next kept dim, and a single output along its terms. The terms of an
  * output never change, so neither do its bits. */
 static int tsr__vk_reduce_tiled(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
-                                const struct tsr__vk_reduce_geometry *g,
-                                const tsr_tensor_desc *in, const tsr_tensor_desc *out,
-                                int64_t off_out, int64_t off_in)
+                                const struct tsr__vk_reduce_geometry *g, const tsr_tensor_desc *in,
+                                const tsr_tensor_desc *out, int64_t off_out, int64_t off_in)
 {
     int fits;
     int status = tsr__vk_reduce_fits(b, g, in, out, off_out, off_in, &fits);
     if (status != TSR_OK || fits)
-        return status == TSR_OK ? tsr__vk_reduce_record(b, l, g, in, out, off_out, off_in)
-                                : status;
+        return status == TSR_OK ? tsr__vk_reduce_record(b, l, g, in, out, off_out, off_in) : status;
     if (g->kept == 0)
         return tsr__vk_reduce_terms_tiled(b, l, g, in, out, off_out, off_in);
     struct tsr__vk_reduce_geometry piece = *g;
@@ -412,8 +410,7 @@ static int tsr__vk_reduce_tiled(struct tsr__vk_backend *b, const struct tsr__vk_
     return status;
 }
 
-int tsr__vk_launch_reduce(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
-                          uint32_t mask)
+int tsr__vk_launch_reduce(struct tsr__vk_backend *b, const struct tsr__vk_launch *l, uint32_t mask)
 {
     const tsr_tensor_desc *in = l->in[0], *out = l->out;
     int status = tsr__vk_reduce_check(b, in, out, mask);

@@ -225,7 +225,8 @@ static void long_outputs(unsigned char *got, size_t bytes)
     }
     x[LONG_N - 17] = 1000.0f;
     struct view vx, vi, vo[4], varg, vsum;
-    void *mx = upload_flat(&vx, x, F32, LONG_N, 4), *mi = upload_flat(&vi, xi, TSR_INT32, LONG_N, 4);
+    void *mx = upload_flat(&vx, x, F32, LONG_N, 4),
+         *mi = upload_flat(&vi, xi, TSR_INT32, LONG_N, 4);
     void *mo = upload(NULL, bytes);
     const int64_t one = 1;
     for (int k = 0; k < 4; ++k)
@@ -341,8 +342,8 @@ static void softmax_composed_matches_rows(void *whole, void *tiled)
         for (int i = 0; i < N && bad < 3; ++i) {
             float a = got[0][lg][i], c = got[1][lg][i];
             if (!(fabsf(a - c) <= 2.4e-7f * fabsf(a))) {
-                EXPECT(0, "%s[%d]: rows %.9g, composed %.9g", lg ? "log_softmax" : "softmax", i,
-                       a, c);
+                EXPECT(0, "%s[%d]: rows %.9g, composed %.9g", lg ? "log_softmax" : "softmax", i, a,
+                       c);
                 ++bad;
             }
         }
