@@ -42,6 +42,7 @@ typedef struct options {
     uint64_t seed;
     long long only_case; /* --case J, or -1 */
     const char *dump;    /* --dump DIR */
+    bool large;          /* --large */
 } options;
 
 static void usage(FILE *f)
@@ -50,7 +51,7 @@ static void usage(FILE *f)
           "                           [--report FILE.html|.md|.json] [--summary FILE.md]\n"
           "                           [--verbose] [--no-grad]\n"
           "       tessera-conformance --backend NAME --against REF [--cases-count N]\n"
-          "                           [--seed S] [--op GLOB] [--case J] [--dump DIR]\n"
+          "                           [--seed S] [--op GLOB] [--case J] [--dump DIR] [--large]\n"
           "                           [--report FILE] [--summary FILE.md] [--verbose]\n"
           "       tessera-conformance --list-ops\n"
           "  --backend NAME[,NAME...]  the backends to test, in turn; several give one report\n"
@@ -70,6 +71,9 @@ static void usage(FILE *f)
           "  --cases-count N  differential cases in all (default 1000), dealt over the ops\n"
           "  --seed S         differential seed (default 1)\n"
           "  --case J         only differential case J of each selected op (a reproducer)\n"
+          "  --large          differential cases with one dim of 2^16 - 1, 2^16 + 1 or\n"
+          "                   2^24 + 3; without --op, only reductions, scans, sort, indexing,\n"
+          "                   scatter, softmax and matrix products\n"
           "  --dump DIR       write failing differential cases (with --case: that case) to DIR\n"
           "                   as golden cases, the reference's outputs as expected\n"
           "  --version        print the tessera version and the plugin ABI, and exit\n",
@@ -107,6 +111,8 @@ static int parse_options(int argc, char **argv, options *o)
         bool has_value = i + 1 < argc;
         if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
             o->verbose = true;
+        else if (strcmp(a, "--large") == 0)
+            o->large = true;
         else if (strcmp(a, "--no-grad") == 0)
             o->no_grad = true;
         else if (strcmp(a, "--skip-unavailable") == 0)
@@ -278,6 +284,7 @@ static bool run_differential(const options *o, conf_report *report)
                            .count = o->cases_count,
                            .op_glob = o->op_glob,
                            .only_case = o->only_case,
+                           .large = o->large,
                            .verbose = o->verbose,
                            .dump = o->dump,
                            .out = stdout};

@@ -18,7 +18,7 @@ void conf_draft_begin(conf_draft *d, conf_case *c, const char *op, const char *n
     c->name = strdup(name);
     c->inputs = calloc(CONF_DRAFT_MAX_INPUTS, sizeof *c->inputs);
     c->args = cJSON_CreateObject();
-    *d = (conf_draft){c, store, rng, dtype, dtype_out};
+    *d = (conf_draft){c, store, rng, dtype, dtype_out, 0, false};
 }
 
 static conf_input *next_input(conf_draft *d, const char *name, conf_input_kind kind)
@@ -61,6 +61,16 @@ conf_input *conf_draft_tensor(conf_draft *d, const char *name, tsr_dtype dtype, 
                               const int64_t *shape, conf_value_spec values, conf_layout layout)
 {
     conf_input *in = next_input(d, name, CONF_INPUT_TENSOR);
+    int64_t numel = 1;
+    for (int i = 0; i < ndim; i++)
+        numel *= shape[i];
+    if (d->large && numel > (1 << 20))
+        layout = CONF_LAYOUT_CONTIGUOUS;
+    /* A draw that combines the long dim with other drawn extents is not
+     * drawn in --large (as if memory ran out): 2^24 + 3 times 5^3 int64
+     * would be 16 GiB. */
+    if (d->large && numel > ((int64_t)1 << 25))
+        return NULL;
     if (!in || !draft_ref(d, &in->tensor, name, dtype, ndim, shape, values, layout))
         return NULL;
     return in;
@@ -160,7 +170,13 @@ int conf_draft_rank(conf_draft *d, int lo, int hi)
 
 void conf_draft_shape(conf_draft *d, int ndim, bool allow_empty, int64_t *shape)
 {
-    conf_random_shape(d->rng, ndim, allow_empty, shape);
+    conf_random_shape(d->rng, ndim, allow_empty && d->long_dim == 0, shape);
+    if (d->long_dim == 0 || ndim == 0)
+        return;
+    int k = (int)conf_rng_range(d->rng, 0, ndim - 1);
+    for (int i = 0; i < ndim; i++)
+        shape[i] = i == k ? d->long_dim : d->long_dim > (1 << 20) || shape[i] < 2 ? 1 : 2;
+    d->long_dim = 0;
 }
 
 void conf_draft_broadcastable(conf_draft *d, int ndim, const int64_t *shape, int *out_ndim,

@@ -16,6 +16,14 @@ typedef struct conf_draft {
     conf_rng *rng;
     tsr_dtype dtype;     /* the kernel's input dtype drawn for the case */
     tsr_dtype dtype_out; /* and its output dtype */
+    /* --large: the next shape drawn with a dim gets one dim of this length
+     * and the others 1 or 2 (1 past 2^20), then it is 0 (one long dim per
+     * case); 0: shapes as usual. */
+    int64_t long_dim;
+    /* --large: tensors past 2^20 elements are drawn contiguous (a stepped
+     * or permuted base of a long dim multiplies the memory the case needs),
+     * and a draw with a tensor past 2^25 elements fails. */
+    bool large;
 } conf_draft;
 
 /* Starts an empty case `op`/`name` (copied) in *c. */

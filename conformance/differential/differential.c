@@ -98,6 +98,11 @@ static bool draw(diff_case *x, size_t index)
         pairs[k] = pairs[--n];
         conf_draft d;
         conf_draft_begin(&d, &x->c, x->adapter->op, name, &x->store, &rng, x->pair.in, x->pair.out);
+        if (x->o->large) {
+            static const int64_t lengths[] = {65535, 65537, (1 << 24) + 3};
+            d.long_dim = lengths[conf_rng_range(&rng, 0, 2)];
+            d.large = true;
+        }
         if (x->gen->draw(&d))
             return true;
         conf_case_free(&x->c);
@@ -568,6 +573,26 @@ static void print_result(const conf_diff_options *o, const char *op, size_t inde
     fflush(o->out);
 }
 
+/* --large without --op: reductions, arg-reductions, scans, sort, indexing,
+ * scatter, softmax rows and matrix products (issue 14's list). */
+static const char *const large_ops[] = {
+    "sum",          "nansum",       "prod",        "mean",           "amax",
+    "amin",         "max",          "min",         "argmax",         "argmin",
+    "var",          "std",          "logsumexp",   "count_nonzero",  "cumsum",
+    "cumprod",      "logcumsumexp", "cummax",      "cummin",         "sort",
+    "argsort",      "topk",         "index_select", "gather",        "take",
+    "take_along_dim", "scatter",    "scatter_add", "scatter_reduce", "index_add",
+    "index_copy",   "softmax",      "log_softmax", "matmul",         "mm",
+    "bmm",          "dot",          "addmm"};
+
+static bool large_op(const char *op)
+{
+    for (size_t i = 0; i < sizeof large_ops / sizeof large_ops[0]; i++)
+        if (strcmp(large_ops[i], op) == 0)
+            return true;
+    return false;
+}
+
 /* The adapters with a draw function that the reference claims, in the
  * adapter tables' order. */
 static size_t select_ops(const conf_diff_options *o, const conf_adapter **ops, size_t capacity)
@@ -577,6 +602,8 @@ static size_t select_ops(const conf_diff_options *o, const conf_adapter **ops, s
     dtype_pair pairs[MAX_PAIRS];
     for (size_t i = 0; (a = conf_adapter_at(i)) != NULL && n < capacity; i++) {
         if (!conf_diff_op_find(a->op) || (o->op_glob && fnmatch(o->op_glob, a->op, 0) != 0))
+            continue;
+        if (o->large && !o->op_glob && !large_op(a->op))
             continue;
         if (reference_pairs(o, a, pairs) > 0)
             ops[n++] = a;

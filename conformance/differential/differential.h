@@ -29,6 +29,10 @@ typedef struct conf_diff_options {
     uint64_t seed;
     size_t count;        /* cases in all, dealt out over the selected ops in turn */
     const char *op_glob; /* NULL: every op; else fnmatch on the op name */
+    /* Sizes as a test dimension: each case has one dim of 2^16 - 1, 2^16 + 1
+     * or 2^24 + 3 (the others 1 or 2), and without op_glob only the
+     * families whose kernels loop over long dims are drawn (large_ops). */
+    bool large;
     long long only_case; /* >= 0: only this case index of each selected op */
     bool verbose;        /* print passes and skips too */
     const char *dump;    /* (optional) a directory: failing cases (every case with

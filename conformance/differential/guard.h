@@ -11,7 +11,8 @@
 #include <stddef.h>
 
 typedef struct conf_guarded {
-    tsr_tensor *base;     /* contiguous: each dim of size s is 2 s + 3 long (0-d: [3]) */
+    tsr_tensor *base;     /* contiguous: each dim of size s is 2 s + 3 long (an extent-1
+                             dim beside a wider one: 1; 0-d: [3]) */
     tsr_tensor *view;     /* elements [1, 3, 5, ...] of each dim of base */
     unsigned char *image; /* base's bytes when made (the sentinel pattern) */
     size_t bytes;

@@ -5,6 +5,7 @@
  * too and the host backends past 2^31 elements (large_host.c).
  *
  *   test_large_sizes [--full] [backend ...]     (default: every one loaded)
+ *   test_large_sizes --only-2-31 [backend ...]  (just the host cases past 2^31)
  *
  * Float results agree within a rounding bound (the same op on |x|, as the
  * orders may differ); extrema, indices, sorted values, gathered and
@@ -305,7 +306,9 @@ static void family_cases(struct large_run *r, int64_t n, uint64_t seed, int one)
     fflush(stdout);
 }
 
-static int run_backend(tsr_backend *ref, const char *name, int full)
+/* full: every family at 2^24 + 3 and the host cases past 2^31; only_huge
+ * (--only-2-31): just those host cases, to rerun them in minutes. */
+static int run_backend(tsr_backend *ref, const char *name, int full, int only_huge)
 {
     struct large_run r = {ref, NULL, name, 0, 0, 0};
     if (tsr_backend_get(name, &r.b) != TSR_OK) {
@@ -313,9 +316,10 @@ static int run_backend(tsr_backend *ref, const char *name, int full)
         return 1;
     }
     static const int64_t lengths[] = {65535, 65537};
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < 2 && !only_huge; ++i)
         family_cases(&r, lengths[i], 10 + (uint64_t)i, 0);
-    family_cases(&r, (1 << 24) + 3, 12, !full);
+    if (!only_huge)
+        family_cases(&r, (1 << 24) + 3, 12, !full);
     int host = strcmp(name, "reference") == 0 || strcmp(name, "cpu") == 0;
     if (full && host)
         large_host_cases(&r);
@@ -328,7 +332,7 @@ static int run_backend(tsr_backend *ref, const char *name, int full)
 
 int main(int argc, char **argv)
 {
-    int full = 0, named = 0, failed = 0;
+    int full = 0, only_huge = 0, named = 0, failed = 0;
     tsr_backend *ref;
     if (tsr_backend_get("reference", &ref) != TSR_OK) {
         printf("FAIL no reference backend: %s\n", tsr_last_error());
@@ -337,18 +341,20 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--full") == 0)
             full = 1;
+        else if (strcmp(argv[i], "--only-2-31") == 0)
+            full = only_huge = 1;
         else
             named = 1;
     }
     for (int i = 1; i < argc; ++i)
-        if (strcmp(argv[i], "--full") != 0)
-            failed |= run_backend(ref, argv[i], full);
+        if (argv[i][0] != '-')
+            failed |= run_backend(ref, argv[i], full, only_huge);
     if (!named) {
         static const char *all[] = {"reference", "cpu", "vulkan"};
         for (int i = !full; i < 3; ++i) { /* reference against itself: --full only */
             tsr_backend *b;
             if (tsr_backend_get(all[i], &b) == TSR_OK)
-                failed |= run_backend(ref, all[i], full);
+                failed |= run_backend(ref, all[i], full, only_huge);
             else
                 printf("not loaded: %s: %s\n", all[i], tsr_last_error());
         }

@@ -273,7 +273,10 @@ typedef struct tsr_scalar {
 /* Reductions over the dims in tsr_reduce_attrs.dims_mask. The output always
  * has the input's rank, with reduced dims of size 1 (the core drops them
  * when keepdim is false). max_dim and min_dim write (values, indices int64);
- * argmax and argmin write int64; all and any write bool. */
+ * argmax and argmin write int64; all and any write bool. A backend may also
+ * register sum, nansum and prod from bool or an integer narrower than int64
+ * to an int64 output (accumulating in int64): the core then passes the
+ * input as it is instead of a widened copy. */
 #define TSR_OP_LIST_REDUCE(X)                                                    \
     X(SUM, "sum")                                                                \
     X(NANSUM, "nansum")                                                          \

@@ -104,6 +104,9 @@ static void add_op(table_writer *writer, int32_t op)
             if (tsr__ref_reduce_supports(op, dtype, &out)) {
                 add(writer, op, dtype, out, tsr__ref_kernel_reduce);
             }
+            if (tsr__ref_reduce_widens(op, dtype)) {
+                add(writer, op, dtype, TSR_INT64, tsr__ref_kernel_reduce);
+            }
             break;
         }
         case TSR_OP_CUMSUM:

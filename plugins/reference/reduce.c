@@ -556,6 +556,15 @@ int tsr__ref_reduce_supports(int32_t op, int32_t dtype, int32_t *dtype_out)
     return 1;
 }
 
+int tsr__ref_reduce_widens(int32_t op, int32_t dtype)
+{
+    const reduce_op *entry = find_op(op);
+    int sum_like = op == TSR_OP_SUM || op == TSR_OP_NANSUM || op == TSR_OP_PROD;
+    return sum_like && entry != NULL && dtype != TSR_INT64 && tsr__ref_dtype_valid(dtype) &&
+           (entry->dtypes & TSR__REF_DTYPE_BIT(dtype)) != 0 &&
+           (SET_INTEGRAL & TSR__REF_DTYPE_BIT(dtype)) != 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The kernel                                                                */
 /* ------------------------------------------------------------------------ */
@@ -597,6 +606,9 @@ static int check_call(const tsr__ref_backend *backend, const reduce_op *op,
     }
     for (int32_t k = 0; k < op->outputs; k++) {
         int32_t expected = result_dtype(op->result[k], dtype);
+        if (args->outputs[k].dtype == TSR_INT64 && tsr__ref_reduce_widens(op->op, dtype)) {
+            expected = TSR_INT64; /* the int64 accumulator stored as it is */
+        }
         if (args->outputs[k].dtype != expected) {
             return tsr__ref_error(backend, TSR_ERR_DTYPE, "output %d has dtype %s, expected %s",
                                   (int)k, tsr__ref_dtype_name(args->outputs[k].dtype),

@@ -27,6 +27,10 @@
 /* Whether reduction `op` has a kernel for input `dtype`; when it has,
  * writes the dtype of its (first) output. reduce.c. */
 int tsr__ref_reduce_supports(int32_t op, int32_t dtype, int32_t *dtype_out);
+/* Whether (op, dtype) also has an int64 output: sum, nansum and prod of
+ * bool and integers narrower than int64 accumulate in int64 anyway, so the
+ * core need not widen their input first (a copy 8 times its size). */
+int tsr__ref_reduce_widens(int32_t op, int32_t dtype);
 /* Runs any reduction of the TSR_OP_LIST_REDUCE family over any strides. */
 int tsr__ref_kernel_reduce(void *backend, const tsr_kernel_args *args);
 

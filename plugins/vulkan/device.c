@@ -331,6 +331,30 @@ static void tsr__vk_list_names(struct tsr__vk_fns *fns, VkPhysicalDevice *device
     }
 }
 
+/* TESSERA_VULKAN_MAX_BINDING=N (a test hook) lowers maxStorageBufferRange
+ * to N bytes (at least 256 and 4 offset alignments, so a window always
+ * holds an element), so that the tiling of operands past the limit
+ * (launch.c) runs on small tensors and can be compared bit for bit
+ * with the untiled result of a second, unlowered instance. */
+static void tsr__vk_lower_binding_limit(struct tsr__vk_device *dev)
+{
+    const char *v = getenv("TESSERA_VULKAN_MAX_BINDING");
+    if (!v || !*v)
+        return;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    unsigned long long floor =
+        4 * (unsigned long long)dev->props.limits.minStorageBufferOffsetAlignment;
+    if (floor < 256)
+        floor = 256;
+    if (*end != '\0' || n == 0)
+        return;
+    if (n < floor)
+        n = floor;
+    if (n < dev->props.limits.maxStorageBufferRange)
+        dev->props.limits.maxStorageBufferRange = (uint32_t)n;
+}
+
 static int tsr__vk_pick_physical(struct tsr__vk_device *dev, char *reason, size_t capacity)
 {
     struct tsr__vk_fns *fns = &dev->fns;
@@ -393,6 +417,7 @@ static int tsr__vk_pick_physical(struct tsr__vk_device *dev, char *reason, size_
     fns->vkGetPhysicalDeviceMemoryProperties(dev->physical, &dev->memory);
     if (dev->props.apiVersion < dev->api_version)
         dev->api_version = dev->props.apiVersion;
+    tsr__vk_lower_binding_limit(dev);
     return TSR_OK;
 }
 

@@ -94,7 +94,8 @@ static int tsr__vk_check_indices(struct tsr__vk_backend *b, const char *name,
     struct tsr__vk_launch l = {.shader = TSR__VK_SHADER_INDEX_CHECK,
                                .spec = {TSR_OP_INDEX_SELECT, TSR_INT64, TSR_INT64, 0},
                                .out = index,
-                               .scalar = {(uint32_t)size}};
+                               .scalar = {(uint32_t)size},
+                               .untiled = 1};
     int status = tsr__vk_launch(b, &l);
     if (status == TSR_OK)
         status = tsr__vk_submit_wait(&b->submit);

@@ -84,6 +84,9 @@ int tsr__vk_scan_supported(const struct tsr__vk_backend *b, int32_t op, int32_t 
  * tsr__vk_nn_kernel (launch_rows.c) for the row ops, tsr__vk_index_kernel
  * (index.c) for the others. */
 int tsr__vk_kernel_softmax(void *backend, const tsr_kernel_args *args);
+/* softmax/log_softmax of rows too long for a CPU device's loop limit,
+ * composed from whole-tensor kernels (softmax_long.c); checked args. */
+int tsr__vk_softmax_composed(struct tsr__vk_backend *b, const tsr_kernel_args *args, int dim);
 int tsr__vk_kernel_norm(void *backend, const tsr_kernel_args *args);
 tsr_kernel_fn tsr__vk_nn_kernel(const struct tsr__vk_backend *b, int32_t op, int32_t dtype);
 int tsr__vk_kernel_gather(void *backend, const tsr_kernel_args *args);

@@ -125,10 +125,12 @@ static int tsr__vk_merge(const tsr_tensor_desc *const *ops, int count, struct ts
 }
 
 /* The window of operand k, whose dims are shape[0..ndim) with byte strides
- * stride[0..ndim) (every extent >= 1). */
-int tsr__vk_window_for(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
-                        const int64_t *shape, const int64_t *stride, int ndim,
-                        struct tsr__vk_window *w)
+ * stride[0..ndim) (every extent >= 1). An operand leaving its allocation is
+ * an error; one whose window exceeds maxStorageBufferRange only sets
+ * *too_big (and of *w only its range) so that the caller may split it. */
+static int tsr__vk_window_try(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
+                              const int64_t *shape, const int64_t *stride, int ndim,
+                              struct tsr__vk_window *w, int *too_big)
 {
     struct tsr__vk_buffer *buffer = t->data;
     VkDeviceSize extent = (VkDeviceSize)tsr__vk_dtype_size(t->dtype);
@@ -146,16 +148,40 @@ int tsr__vk_window_for(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int 
     VkDeviceSize lo = buffer->offset + (VkDeviceSize)t->byte_offset;
     VkDeviceSize start = lo / align * align;
     VkDeviceSize end = (lo + extent + 3) / 4 * 4; /* whole words: shaders read uint arrays */
-    if (end - start > b->device.props.limits.maxStorageBufferRange)
-        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
-                             "operand %d spans %llu bytes; this device binds at most %u", k,
-                             (unsigned long long)(end - start),
-                             b->device.props.limits.maxStorageBufferRange);
+    *too_big = end - start > b->device.props.limits.maxStorageBufferRange;
+    w->range = end - start;
+    if (*too_big)
+        return TSR_OK;
     w->buffer = buffer;
     w->offset = start;
     w->range = end - start;
     w->base = (uint32_t)(lo - start);
     return TSR_OK;
+}
+
+int tsr__vk_window_fits(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
+                        const int64_t *shape, const int64_t *stride, int ndim, int *fits)
+{
+    struct tsr__vk_window scratch;
+    int too_big = 0;
+    int status = tsr__vk_window_try(b, t, k, shape, stride, ndim, &scratch, &too_big);
+    *fits = !too_big;
+    return status;
+}
+
+int tsr__vk_window_for(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
+                       const int64_t *shape, const int64_t *stride, int ndim,
+                       struct tsr__vk_window *w)
+{
+    int too_big = 0;
+    int status = tsr__vk_window_try(b, t, k, shape, stride, ndim, w, &too_big);
+    if (status == TSR_OK && too_big)
+        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
+                             "operand %d spans %llu bytes; this device binds at most %u "
+                             "(maxStorageBufferRange) and this kernel does not tile past it",
+                             k, (unsigned long long)w->range,
+                             b->device.props.limits.maxStorageBufferRange);
+    return status;
 }
 
 static void tsr__vk_write_meta(uint32_t *meta, const struct tsr__vk_layout *lay,
@@ -246,6 +272,117 @@ static int tsr__vk_record(struct tsr__vk_backend *b, const struct tsr__vk_launch
     return tsr__vk_record_raw(b, l, meta, windows, lay->count, &push, groups);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Pieces: operands past maxStorageBufferRange                               */
+/* ------------------------------------------------------------------------ */
+
+/* The most bytes an operand of a piece may span, wherever its first element
+ * falls: the limit less the slack of aligning the window's start down and
+ * rounding its end up to a word. */
+VkDeviceSize tsr__vk_piece_budget(const struct tsr__vk_backend *b)
+{
+    VkDeviceSize limit = b->device.props.limits.maxStorageBufferRange;
+    VkDeviceSize slack = b->memory.alignment - 1 + 3;
+    return limit > slack ? limit - slack : 0;
+}
+
+/* Bytes operand k spans over dims [from, ndim) of lay, and their elements. */
+static VkDeviceSize tsr__vk_span(const struct tsr__vk_layout *lay, const tsr_tensor_desc *t, int k,
+                                 int from)
+{
+    VkDeviceSize span = (VkDeviceSize)tsr__vk_dtype_size(t->dtype);
+    for (int d = from; d < lay->ndim; ++d)
+        span += (VkDeviceSize)(lay->shape[d] - 1) * (VkDeviceSize)lay->stride[k][d];
+    return span;
+}
+
+static uint64_t tsr__vk_numel_from(const struct tsr__vk_layout *lay, int from)
+{
+    uint64_t n = 1;
+    for (int d = from; d < lay->ndim; ++d)
+        n *= (uint64_t)lay->shape[d];
+    return n;
+}
+
+static int tsr__vk_fits(const struct tsr__vk_backend *b, const struct tsr__vk_layout *lay,
+                        const tsr_tensor_desc *const *ops, int from)
+{
+    int fits = tsr__vk_numel_from(lay, from) <= UINT32_MAX;
+    for (int k = 0; k < lay->count && fits; ++k)
+        fits = tsr__vk_span(lay, ops[k], k, from) <= tsr__vk_piece_budget(b);
+    return fits;
+}
+
+/* One piece: lay's shape with operand k starting off[k] bytes after its
+ * descriptor's first element. */
+static int tsr__vk_record_piece(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
+                                const tsr_tensor_desc *const *ops, struct tsr__vk_layout *lay,
+                                const int64_t *off)
+{
+    struct tsr__vk_window windows[TSR__VK_OPERANDS];
+    for (int k = 0; k < lay->count; ++k) {
+        tsr_tensor_desc sub = *ops[k];
+        sub.byte_offset += off[k];
+        int status =
+            tsr__vk_window_for(b, &sub, k, lay->shape, lay->stride[k], lay->ndim, &windows[k]);
+        if (status != TSR_OK)
+            return status;
+    }
+    lay->numel = tsr__vk_numel_from(lay, 0);
+    return tsr__vk_record(b, l, lay, windows);
+}
+
+/* Splits lay along its outermost dimension into runs of as many indices as
+ * every operand's window allows; when a single index of it is still too
+ * large, each index is split along the next dimension (recursively). */
+static int tsr__vk_launch_pieces(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
+                                 const tsr_tensor_desc *const *ops,
+                                 const struct tsr__vk_layout *lay, const int64_t *off)
+{
+    struct tsr__vk_layout piece = *lay;
+    if (tsr__vk_fits(b, lay, ops, 0))
+        return tsr__vk_record_piece(b, l, ops, &piece, off);
+    int64_t n0 = lay->shape[0];
+    int64_t sub_off[TSR__VK_OPERANDS];
+    if (lay->ndim > 1 && !tsr__vk_fits(b, lay, ops, 1)) {
+        struct tsr__vk_layout inner = *lay;
+        inner.ndim = lay->ndim - 1;
+        for (int d = 0; d < inner.ndim; ++d) {
+            inner.shape[d] = lay->shape[d + 1];
+            for (int k = 0; k < lay->count; ++k)
+                inner.stride[k][d] = lay->stride[k][d + 1];
+        }
+        for (int64_t i = 0; i < n0; ++i) {
+            for (int k = 0; k < lay->count; ++k)
+                sub_off[k] = off[k] + i * lay->stride[k][0];
+            int status = tsr__vk_launch_pieces(b, l, ops, &inner, sub_off);
+            if (status != TSR_OK)
+                return status;
+        }
+        return TSR_OK;
+    }
+    /* Indices of dim 0 per piece: within 2^32 - 1 elements and, for every
+     * operand that moves along dim 0, within the budget. */
+    uint64_t run = UINT32_MAX / tsr__vk_numel_from(lay, 1);
+    VkDeviceSize budget = tsr__vk_piece_budget(b);
+    for (int k = 0; k < lay->count; ++k) {
+        if (lay->stride[k][0] == 0)
+            continue;
+        VkDeviceSize inner = tsr__vk_span(lay, ops[k], k, 1);
+        uint64_t fit = (budget - inner) / (VkDeviceSize)lay->stride[k][0] + 1;
+        run = fit < run ? fit : run;
+    }
+    for (int64_t i = 0; i < n0; i += (int64_t)run) {
+        piece.shape[0] = (uint64_t)(n0 - i) < run ? n0 - i : (int64_t)run;
+        for (int k = 0; k < lay->count; ++k)
+            sub_off[k] = off[k] + i * lay->stride[k][0];
+        int status = tsr__vk_record_piece(b, l, ops, &piece, sub_off);
+        if (status != TSR_OK)
+            return status;
+    }
+    return TSR_OK;
+}
+
 int tsr__vk_launch(struct tsr__vk_backend *b, const struct tsr__vk_launch *l)
 {
     const tsr_tensor_desc *ops[TSR__VK_OPERANDS] = {l->out, l->in[0], l->in[1], l->in[2]};
@@ -256,16 +393,29 @@ int tsr__vk_launch(struct tsr__vk_backend *b, const struct tsr__vk_launch *l)
     struct tsr__vk_layout lay;
     if (!tsr__vk_merge(ops, count, &lay))
         return TSR_OK;
-    if (lay.numel > UINT32_MAX)
-        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
-                             "%llu elements; this backend handles at most 2^32 - 1 per kernel",
-                             (unsigned long long)lay.numel);
     struct tsr__vk_window windows[TSR__VK_OPERANDS];
+    int split = lay.numel > UINT32_MAX;
     for (int k = 0; k < count; ++k) {
-        status = tsr__vk_window_for(b, ops[k], k, lay.shape, lay.stride[k], lay.ndim,
-                                    &windows[k]);
+        int too_big = 0;
+        status = tsr__vk_window_try(b, ops[k], k, lay.shape, lay.stride[k], lay.ndim, &windows[k],
+                                    &too_big);
         if (status != TSR_OK)
             return status;
+        split |= too_big;
     }
-    return tsr__vk_record(b, l, &lay, windows);
+    if (!split)
+        return tsr__vk_record(b, l, &lay, windows);
+    if (l->untiled) {
+        if (lay.numel > UINT32_MAX)
+            return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
+                                 "more than 2^32 - 1 elements in one kernel");
+        for (int k = 0; k < count; ++k) {
+            status =
+                tsr__vk_window_for(b, ops[k], k, lay.shape, lay.stride[k], lay.ndim, &windows[k]);
+            if (status != TSR_OK)
+                return status;
+        }
+    }
+    const int64_t none[TSR__VK_OPERANDS] = {0};
+    return tsr__vk_launch_pieces(b, l, ops, &lay, none);
 }

@@ -30,9 +30,18 @@ struct tsr__vk_launch {
     const tsr_tensor_desc *in[3];
     int num_in;
     uint32_t scalar[4]; /* push-constant scalars, see struct tsr__vk_push */
+    /* Nonzero for a shader whose result depends on the element's position
+     * in the launch (index_check.comp reports it): such a launch is never
+     * split into pieces and an operand past maxStorageBufferRange is
+     * refused. Zero (the default) lets tsr__vk_launch tile. */
+    int untiled;
 };
 
 /* Records the dispatch (nothing runs yet). Empty outputs record nothing.
+ * An operand whose window would exceed maxStorageBufferRange, or more than
+ * 2^32 - 1 elements, is split into pieces along the outermost merged
+ * dimensions, each piece a dispatch of its own whose windows fit (every
+ * element is computed independently, so the bits do not change).
  * Returns TSR_OK or a negative status after set_error. */
 int tsr__vk_launch(struct tsr__vk_backend *b, const struct tsr__vk_launch *l);
 
@@ -57,6 +66,16 @@ struct tsr__vk_window {
 int tsr__vk_window_for(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
                        const int64_t *shape, const int64_t *stride, int ndim,
                        struct tsr__vk_window *w);
+
+/* Whether operand k's window (as tsr__vk_window_for's) fits within
+ * maxStorageBufferRange, in *fits; an operand leaving its allocation is an
+ * error. For kernels that split such operands themselves. */
+int tsr__vk_window_fits(struct tsr__vk_backend *b, const tsr_tensor_desc *t, int k,
+                        const int64_t *shape, const int64_t *stride, int ndim, int *fits);
+
+/* The most bytes a piece of an operand may span so that its window fits,
+ * wherever its first element falls (alignment and word rounding). */
+VkDeviceSize tsr__vk_piece_budget(const struct tsr__vk_backend *b);
 
 /* ... and one recorded dispatch of `groups` workgroups (capped at 65535)
  * with a TSR__VK_META_WORDS-word metadata record; windows beyond `count`

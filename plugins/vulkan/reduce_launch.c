@@ -177,35 +177,62 @@ static int tsr__vk_reduce_split(struct tsr__vk_backend *b, const struct tsr__vk_
     return status;
 }
 
-int tsr__vk_launch_reduce(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
-                          uint32_t mask)
+/* Operand `t` moved `off` bytes on (a piece of it). */
+static tsr_tensor_desc tsr__vk_shifted(const tsr_tensor_desc *t, int64_t off)
 {
-    const tsr_tensor_desc *in = l->in[0], *out = l->out;
-    int status = tsr__vk_reduce_check(b, in, out, mask);
-    if (status != TSR_OK)
-        return status;
-    struct tsr__vk_reduce_geometry g;
-    tsr__vk_reduce_geometry_of(in, out, mask, &g);
-    if (g.outputs == 0)
-        return TSR_OK;
-    if (g.outputs > UINT32_MAX || g.terms > UINT32_MAX)
-        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
-                             "reductions handle at most 2^32 - 1 outputs and terms per output");
-    if (!out->data || (g.terms > 0 && !in->data))
-        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "an operand has no memory");
+    tsr_tensor_desc sub = *t;
+    sub.byte_offset += off;
+    return sub;
+}
+
+/* The input's dims of g: kept ones, then reduced ones. */
+static int tsr__vk_reduce_in_dims(const struct tsr__vk_reduce_geometry *g, int64_t *shape,
+                                  int64_t *stride)
+{
+    memcpy(shape, g->kept_shape, (size_t)g->kept * sizeof *shape);
+    memcpy(stride, g->kept_in, (size_t)g->kept * sizeof *stride);
+    memcpy(shape + g->kept, g->red_shape, (size_t)g->red * sizeof *shape);
+    memcpy(stride + g->kept, g->red_in, (size_t)g->red * sizeof *stride);
+    return g->kept + g->red;
+}
+
+/* Whether both operands of g (moved on by off_out and off_in bytes) fit
+ * their windows; an operand leaving its allocation is an error. */
+static int tsr__vk_reduce_fits(struct tsr__vk_backend *b, const struct tsr__vk_reduce_geometry *g,
+                               const tsr_tensor_desc *in, const tsr_tensor_desc *out,
+                               int64_t off_out, int64_t off_in, int *fits)
+{
+    tsr_tensor_desc o = tsr__vk_shifted(out, off_out), i = tsr__vk_shifted(in, off_in);
+    int status = tsr__vk_window_fits(b, &o, 0, g->kept_shape, g->kept_out, g->kept, fits);
+    if (status == TSR_OK && *fits && g->terms > 0) {
+        int64_t shape[2 * TSR_MAX_DIMS], stride[2 * TSR_MAX_DIMS];
+        int ndim = tsr__vk_reduce_in_dims(g, shape, stride);
+        status = tsr__vk_window_fits(b, &i, 1, shape, stride, ndim, fits);
+    }
+    return status;
+}
+
+/* Records the reduction g of the operands moved on by off_out and off_in
+ * bytes, whose windows fit. */
+static int tsr__vk_reduce_record(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
+                                 const struct tsr__vk_reduce_geometry *gp,
+                                 const tsr_tensor_desc *in_desc, const tsr_tensor_desc *out_desc,
+                                 int64_t off_out, int64_t off_in)
+{
+    const struct tsr__vk_reduce_geometry g = *gp;
+    tsr_tensor_desc out_piece = tsr__vk_shifted(out_desc, off_out);
+    tsr_tensor_desc in_piece = tsr__vk_shifted(in_desc, off_in);
+    const tsr_tensor_desc *in = &in_piece, *out = &out_piece;
     struct tsr__vk_window windows[2];
-    status = tsr__vk_window_for(b, out, 0, g.kept_shape, g.kept_out, g.kept, &windows[0]);
+    int status = tsr__vk_window_for(b, out, 0, g.kept_shape, g.kept_out, g.kept, &windows[0]);
     if (status != TSR_OK)
         return status;
     if (g.terms == 0) {
         windows[1] = windows[0]; /* never read: each output is its identity */
     } else {
         int64_t shape[2 * TSR_MAX_DIMS], stride[2 * TSR_MAX_DIMS];
-        memcpy(shape, g.kept_shape, (size_t)g.kept * sizeof *shape);
-        memcpy(stride, g.kept_in, (size_t)g.kept * sizeof *stride);
-        memcpy(shape + g.kept, g.red_shape, (size_t)g.red * sizeof *shape);
-        memcpy(stride + g.kept, g.red_in, (size_t)g.red * sizeof *stride);
-        status = tsr__vk_window_for(b, in, 1, shape, stride, g.kept + g.red, &windows[1]);
+        int ndim = tsr__vk_reduce_in_dims(&g, shape, stride);
+        status = tsr__vk_window_for(b, in, 1, shape, stride, ndim, &windows[1]);
         if (status != TSR_OK)
             return status;
     }
@@ -241,4 +268,162 @@ int tsr__vk_launch_reduce(struct tsr__vk_backend *b, const struct tsr__vk_launch
         return tsr__vk_reduce_split(b, l, meta, windows, &push, blocks);
     uint64_t groups = g.terms <= 1024 ? (g.outputs + teams - 1) / teams : g.outputs;
     return tsr__vk_record_raw(b, l, meta, windows, 2, &push, groups);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Inputs past maxStorageBufferRange                                         */
+/* ------------------------------------------------------------------------ */
+
+/* One output whose terms (one dim, byte stride s) do not fit one window:
+ * runs of 2^m blocks (m <= 10, llvmpipe's loop limit) reduced by
+ * STAGE_PARTIALS dispatches, each binding a window over its runs' terms
+ * only, then merged in order by STAGE_MERGE — the tree of the split path,
+ * so the bits are those of an untiled run. */
+static int tsr__vk_reduce_terms_tiled(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
+                                      const struct tsr__vk_reduce_geometry *g,
+                                      const tsr_tensor_desc *in, const tsr_tensor_desc *out,
+                                      int64_t off_out, int64_t off_in)
+{
+    const char *why = NULL;
+    if (g->red != 1)
+        why = "its reduced dims do not merge into one";
+    else if (l->spec.op == TSR_OP_VAR || l->spec.op == TSR_OP_STD)
+        why = "var and std shift by the first term, which another window holds";
+    VkDeviceSize budget = tsr__vk_piece_budget(b);
+    VkDeviceSize s = (VkDeviceSize)g->red_in[0], elem = (VkDeviceSize)tsr__vk_dtype_size(in->dtype);
+    if (!why && 1023 * s + elem > budget)
+        why = "one block of 1024 terms spans more than a window";
+    if (why)
+        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
+                             "an input of %llu terms per output spans more than the %u bytes "
+                             "this device binds at most (maxStorageBufferRange), and it cannot "
+                             "be tiled: %s",
+                             (unsigned long long)g->terms,
+                             b->device.props.limits.maxStorageBufferRange, why);
+    uint32_t m = 0;
+    while (m < 10 && ((VkDeviceSize)1024 << (m + 1)) * s - s + elem <= budget)
+        ++m;
+    uint64_t run_terms = (uint64_t)1024 << m, blocks = (g->terms + 1023) / 1024;
+    uint64_t chunks = (blocks + (1u << m) - 1) >> m;
+    uint64_t per = (budget - elem) / (run_terms * s);
+    per = per < 1 ? 1 : per > 65535 ? 65535 : per;
+    if (chunks >= (1u << 22))
+        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED, "%llu runs of terms to tile",
+                             (unsigned long long)chunks);
+    uint64_t words = chunks * 6 + 2;
+    struct tsr__vk_buffer *scratch;
+    int status = tsr__vk_memory_alloc(&b->memory, (size_t)(words * 4), &scratch);
+    if (status != TSR_OK)
+        return status;
+    struct tsr__vk_window out_w, scratch_w = {scratch, scratch->offset, words * 4, 0};
+    tsr_tensor_desc out_piece = tsr__vk_shifted(out, off_out);
+    status = tsr__vk_window_for(b, &out_piece, 0, NULL, NULL, 0, &out_w);
+    uint32_t meta[TSR__VK_META_WORDS];
+    memset(meta, 0, sizeof meta);
+    meta[3] = 1; /* no kept dims, one reduced dim */
+    meta[TSR__VK_RED_SHAPE] = (uint32_t)g->terms;
+    meta[TSR__VK_RED_IN] = (uint32_t)s;
+    struct tsr__vk_push push = {.numel = 1, .ndim = (uint32_t)g->terms};
+    memcpy(push.scalar, l->scalar, sizeof push.scalar);
+    push.scalar[3] = (uint32_t)chunks;
+    struct tsr__vk_launch stage = *l;
+    int passes = l->spec.op == TSR_OP_LOGSUMEXP ? 2 : 1;
+    for (int pass = 0; pass < passes && status == TSR_OK; ++pass) {
+        stage.spec.mode = l->spec.mode | TSR__VK_STAGE_PARTIALS << 1;
+        for (uint64_t c0 = 0; c0 < chunks && status == TSR_OK; c0 += per) {
+            uint64_t count = chunks - c0 < per ? chunks - c0 : per;
+            uint64_t t0 = c0 * run_terms, t1 = (c0 + count) * run_terms;
+            int64_t n = (int64_t)((t1 < g->terms ? t1 : g->terms) - t0), stride = (int64_t)s;
+            tsr_tensor_desc piece = tsr__vk_shifted(in, off_in + (int64_t)(t0 * s));
+            struct tsr__vk_window windows[3] = {scratch_w, scratch_w, scratch_w};
+            status = tsr__vk_window_for(b, &piece, 1, &n, &stride, 1, &windows[1]);
+            if (status != TSR_OK)
+                break;
+            meta[0] = 0;
+            meta[1] = windows[1].base - (uint32_t)(t0 * s); /* term offsets wrap back in */
+            push.scalar[2] = m | (uint32_t)pass << 8 | 1u << 9 | (uint32_t)c0 << 10;
+            status = tsr__vk_record_raw(b, &stage, meta, windows, 2, &push, count);
+        }
+        if (status != TSR_OK)
+            break;
+        stage.spec.mode = l->spec.mode | TSR__VK_STAGE_MERGE << 1;
+        int last = pass == passes - 1;
+        struct tsr__vk_window windows[3] = {last ? out_w : scratch_w, scratch_w, scratch_w};
+        meta[0] = last ? out_w.base : 0;
+        meta[1] = 0;
+        push.scalar[2] = m | (uint32_t)pass << 8;
+        status = tsr__vk_record_raw(b, &stage, meta, windows, 3, &push, 1);
+    }
+    tsr__vk_submit_release(&b->submit, scratch); /* once the batch is done */
+    return status;
+}
+
+/* Splits g along its outermost kept dim into runs of outputs whose windows
+ * fit; when one index of it is still too large, each index is split along
+ * the next kept dim, and a single output along its terms. The terms of an
+ * output never change, so neither do its bits. */
+static int tsr__vk_reduce_tiled(struct tsr__vk_backend *b, const struct tsr__vk_launch *l,
+                                const struct tsr__vk_reduce_geometry *g, const tsr_tensor_desc *in,
+                                const tsr_tensor_desc *out, int64_t off_out, int64_t off_in)
+{
+    int fits;
+    int status = tsr__vk_reduce_fits(b, g, in, out, off_out, off_in, &fits);
+    if (status != TSR_OK || fits)
+        return status == TSR_OK ? tsr__vk_reduce_record(b, l, g, in, out, off_out, off_in) : status;
+    if (g->kept == 0)
+        return tsr__vk_reduce_terms_tiled(b, l, g, in, out, off_out, off_in);
+    struct tsr__vk_reduce_geometry piece = *g;
+    int64_t n0 = g->kept_shape[0];
+    uint64_t per_index = g->outputs / (uint64_t)n0;
+    piece.kept_shape[0] = 1;
+    piece.outputs = per_index;
+    status = tsr__vk_reduce_fits(b, &piece, in, out, off_out, off_in, &fits);
+    if (status != TSR_OK)
+        return status;
+    if (!fits) {
+        /* Drop dim 0: each of its indices is a geometry of one kept dim less. */
+        piece.kept = g->kept - 1;
+        for (int d = 0; d < piece.kept; ++d) {
+            piece.kept_shape[d] = g->kept_shape[d + 1];
+            piece.kept_out[d] = g->kept_out[d + 1];
+            piece.kept_in[d] = g->kept_in[d + 1];
+        }
+        for (int64_t i = 0; i < n0 && status == TSR_OK; ++i)
+            status = tsr__vk_reduce_tiled(b, l, &piece, in, out, off_out + i * g->kept_out[0],
+                                          off_in + i * g->kept_in[0]);
+        return status;
+    }
+    /* The most indices of dim 0 per piece: halve until both windows fit. */
+    int64_t run = n0;
+    do {
+        run = (run + 1) / 2;
+        piece.kept_shape[0] = run;
+        piece.outputs = per_index * (uint64_t)run;
+        status = tsr__vk_reduce_fits(b, &piece, in, out, off_out, off_in, &fits);
+    } while (status == TSR_OK && !fits && run > 1);
+    for (int64_t i = 0; i < n0 && status == TSR_OK; i += run) {
+        piece.kept_shape[0] = n0 - i < run ? n0 - i : run;
+        piece.outputs = per_index * (uint64_t)piece.kept_shape[0];
+        status = tsr__vk_reduce_record(b, l, &piece, in, out, off_out + i * g->kept_out[0],
+                                       off_in + i * g->kept_in[0]);
+    }
+    return status;
+}
+
+int tsr__vk_launch_reduce(struct tsr__vk_backend *b, const struct tsr__vk_launch *l, uint32_t mask)
+{
+    const tsr_tensor_desc *in = l->in[0], *out = l->out;
+    int status = tsr__vk_reduce_check(b, in, out, mask);
+    if (status != TSR_OK)
+        return status;
+    struct tsr__vk_reduce_geometry g;
+    tsr__vk_reduce_geometry_of(in, out, mask, &g);
+    if (g.outputs == 0)
+        return TSR_OK;
+    if (g.outputs > UINT32_MAX || g.terms > UINT32_MAX)
+        return tsr__vk_error(b->host, TSR_ERR_UNIMPLEMENTED,
+                             "reductions handle at most 2^32 - 1 outputs and terms per output");
+    if (!out->data || (g.terms > 0 && !in->data))
+        return tsr__vk_error(b->host, TSR_ERR_INVALID_ARGUMENT, "an operand has no memory");
+    return tsr__vk_reduce_tiled(b, l, &g, in, out, 0, 0);
 }

@@ -7,6 +7,7 @@
 
 #include "host.h"
 #include "kernels.h"
+#include "launch.h"
 #include "launch_rows.h"
 
 int tsr__vk_kernel_softmax(void *backend, const tsr_kernel_args *args)
@@ -51,11 +52,22 @@ int tsr__vk_kernel_softmax(void *backend, const tsr_kernel_args *args)
     c.ndim++;
     if (status == TSR_OK)
         status = tsr__vk_row_sizes(b, name, rows, len);
-    /* Three strided passes over the row, two trees, the row's offsets. */
+    /* Three strided passes over the row, two trees, the row's offsets. A
+     * CPU device stops loops past its budget: there a single long row
+     * (rows x per-row work over it) is composed from whole-tensor kernels
+     * instead (softmax_long.c). */
     uint32_t w = b->pipelines.local_size;
+    uint64_t per_row = 3 * (((uint64_t)len + w - 1) / w) + 40 + (uint64_t)outer;
+    int too_long = b->device.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU &&
+                   ((uint64_t)rows + 65534) / 65535 * per_row > TSR__VK_LOOP_BUDGET;
+    /* The same for operands past maxStorageBufferRange, whose windows the
+     * row shader cannot split (the composed kernels tile). */
+    int too_big = (uint64_t)rows * (uint64_t)len * (uint64_t)tsr__vk_dtype_size(x->dtype) >
+                  tsr__vk_piece_budget(b);
+    if (status == TSR_OK && rows > 0 && len > 0 && (too_long || too_big))
+        return tsr__vk_softmax_composed(b, args, dim);
     if (status == TSR_OK)
-        status = tsr__vk_loop_budget(b, name, rows, len,
-                                     3 * (((uint64_t)len + w - 1) / w) + 40 + (uint64_t)outer);
+        status = tsr__vk_loop_budget(b, name, rows, len, per_row);
     if (status != TSR_OK || rows == 0 || len == 0)
         return status;
     c.numel = (uint32_t)rows;

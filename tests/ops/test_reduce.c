@@ -7,6 +7,8 @@
 
 #include <float.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -298,6 +300,52 @@ static void sum_and_prod_of_integers_and_bool_give_int64(void)
     CHECK_OK(tsr_sum(u, NULL, 0, false, TSR_DTYPE_INFER, &s));
     CHECK_INT(int_at(s, 0), 555);
     release(u, s, NULL);
+}
+
+/* Peak resident size of this process, in bytes. */
+static int64_t peak_resident_bytes(void)
+{
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return (int64_t)usage.ru_maxrss * 1024;
+}
+
+/* sum and prod of int8 and bool accumulate in int64 without first widening
+ * the whole input (8 bytes an element: 512 MiB for these 2^26 elements);
+ * reference and cpu have the (sum, int8, int64) kernel that reads them as
+ * they are, so the peak resident size grows by far less than the copy.
+ * Runs first, before other tests have raised the peak. */
+static void sum_of_int8_and_bool_reads_them_without_a_widened_copy(void)
+{
+    const int64_t n = (int64_t)1 << 26;
+    tsr_dtype dtypes[] = {TSR_INT8, TSR_BOOL};
+    for (size_t i = 0; i < 2; i++) {
+        tsr_tensor *t = NULL, *s = NULL, *p = NULL, *neg = NULL;
+        CHECK_OK(tsr_ones(1, &n, dtypes[i], NULL, &t));
+        tsr_backend *b = tsr_tensor_backend(t);
+        const char *name = tsr_backend_name(b);
+        int narrow = tsr_backend_has_kernel(b, TSR_OP_SUM, dtypes[i], TSR_INT64);
+        if (strcmp(name, "reference") == 0 || strcmp(name, "cpu") == 0)
+            CHECK_TRUE(narrow && tsr_backend_has_kernel(b, TSR_OP_PROD, dtypes[i], TSR_INT64));
+        int64_t before = peak_resident_bytes();
+        CHECK_OK(tsr_sum(t, NULL, 0, false, TSR_DTYPE_INFER, &s));
+        CHECK_OK(tsr_prod(t, NULL, 0, false, TSR_DTYPE_INFER, &p));
+        int64_t grown = peak_resident_bytes() - before;
+        CHECK_INT(tsr_tensor_dtype(s), TSR_INT64);
+        CHECK_INT(int_at(s, 0), n);
+        CHECK_INT(int_at(p, 0), 1);
+        if (narrow && grown > ((int64_t)128 << 20))
+            CHECK_FAIL_("%s sum of %lld %s elements raised the peak resident size by %lld MiB",
+                        name, (long long)n, tsr_dtype_name(dtypes[i]), (long long)(grown >> 20));
+        if (dtypes[i] == TSR_INT8) { /* -1 each, summed in int64: no int8 wrap */
+            CHECK_OK(tsr_neg(t, &neg));
+            tsr_tensor_release(s);
+            CHECK_OK(tsr_sum(neg, NULL, 0, false, TSR_DTYPE_INFER, &s));
+            CHECK_INT(int_at(s, 0), -n);
+        }
+        release(t, s, p);
+        tsr_tensor_release(neg);
+    }
 }
 
 static void sum_with_dtype_uint8_wraps_in_uint8(void)
@@ -812,6 +860,7 @@ static void frobenius_norm_takes_at_most_two_dims(void)
 
 int main(void)
 {
+    RUN_TEST(sum_of_int8_and_bool_reads_them_without_a_widened_copy);
     RUN_TEST(sum_of_ten_million_tenths_stays_within_one_of_a_million);
     RUN_TEST(sum_combines_terms_in_documented_lane_order);
     RUN_TEST(long_rows_give_the_same_bits_in_every_layout);

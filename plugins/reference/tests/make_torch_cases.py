@@ -493,6 +493,10 @@ SAME_DTYPE = {"SUM", "NANSUM", "PROD", "MEAN", "NANMEAN", "AMAX", "AMIN", "MAX_D
               "MIN_DIM", "LOGSUMEXP", "CUMSUM", "CUMPROD", "CUMMAX", "CUMMIN", "LOGCUMSUMEXP"}
 
 
+WIDENING = {"SUM": lambda x: torch.sum(x, 0), "NANSUM": lambda x: torch.nansum(x, 0),
+            "PROD": lambda x: torch.prod(x, 0)}
+
+
 def reduction_support(w):
     for name, fn in REDUCTIONS.items():
         for _, dt in DTYPES:
@@ -504,6 +508,17 @@ def reduction_support(w):
             if name in SAME_DTYPE and r.dtype != dt:
                 continue
             w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+    # Without dtype=, sum, nansum and prod of bool and narrow integers give
+    # int64: a kernel reads the narrow input and writes int64 (no widened copy).
+    for name, fn in WIDENING.items():
+        for _, dt in DTYPES:
+            x = torch.tensor([[1, 0], [2, 1]]).to(dt)
+            try:
+                r = fn(x)
+            except Exception:
+                continue
+            if r.dtype != dt:
+                w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
 
 
 # ------------------------------------------------ products

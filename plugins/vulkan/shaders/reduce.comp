@@ -158,17 +158,24 @@ void reduce_long(uint outputs, uint terms)
 // whole subtree of the binary counter, so the bits are those of
 // reduce_long. Ops of two passes take both stages twice, the merge of pass
 // 0 leaving the parameter of pass 1 in scratch. Push constants: s1.x =
-// m | pass << 8, s1.y = chunks.
+// m | pass << 8 | tiled << 9 | first << 10, s1.y = chunks. A tiled
+// dispatch (an input past maxStorageBufferRange, reduce_launch.c) computes
+// only runs first .. first + workgroups - 1 of its one output, the input's
+// window covering just their terms (meta[1] is shifted back so that a
+// term's offset, computed modulo 2^32, lands inside it).
 const int STAGE = (MODE >> 1) & 3;
 const int STAGE_PARTIALS = 1, STAGE_MERGE = 2;
 
 void reduce_partials(uint outputs, uint terms)
 {
     uint m = pc.s1.x & 0xffu, chunks = pc.s1.y;
-    int pass = int(pc.s1.x >> 8);
+    int pass = int((pc.s1.x >> 8) & 1u);
+    bool tiled = ((pc.s1.x >> 9) & 1u) != 0u;
     uint blocks = block_count(terms);
     uint total = outputs * chunks;
-    for (uint w = gl_WorkGroupID.x; w < total; w += gl_NumWorkGroups.x) {
+    uint first = tiled ? pc.s1.x >> 10 : 0u;
+    uint end = tiled ? min(total, first + gl_NumWorkGroups.x) : total;
+    for (uint w = first + gl_WorkGroupID.x; w < end; w += gl_NumWorkGroups.x) {
         uint o = w / chunks, begin = (w % chunks) << m;
         uvec2 off = output_offsets(o);
         FT param = pass == 0 ? first_param(off.y, terms, true)
@@ -177,7 +184,7 @@ void reduce_partials(uint outputs, uint terms)
         Acc r = reduce_blocks(off.y, begin, min(begin + (1u << m), blocks), terms, pass, param);
         if (gl_LocalInvocationIndex == 0u)
             acc_store(w * 6u, r);
-        if (total - w <= gl_NumWorkGroups.x)
+        if (end - w <= gl_NumWorkGroups.x)
             break;
     }
 }
@@ -185,7 +192,7 @@ void reduce_partials(uint outputs, uint terms)
 void reduce_merge(uint outputs, uint terms)
 {
     uint chunks = pc.s1.y;
-    int pass = int(pc.s1.x >> 8);
+    int pass = int((pc.s1.x >> 8) & 1u);
     bool last = pass == PASSES - 1;
     uint total = outputs * chunks;
     uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;

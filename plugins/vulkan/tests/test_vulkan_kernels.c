@@ -60,6 +60,11 @@ static const tsr_host_api host = {
 
 const tsr_plugin *plugin;
 void *backend;
+
+const tsr_host_api *test_host(void)
+{
+    return &host;
+}
 static const tsr_kernel_entry *table;
 static size_t table_size;
 

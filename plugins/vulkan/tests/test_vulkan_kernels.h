@@ -31,6 +31,9 @@ struct view {
     tsr_tensor_desc d;
 };
 
+/* The minimal host, for a test that starts a second instance. */
+const tsr_host_api *test_host(void);
+
 /* Device memory holding `bytes` copied from `data` (left unset if NULL). */
 void *upload(const void *data, size_t bytes);
 void download(void *mem, void *out, size_t bytes);

@@ -4,7 +4,8 @@
  * random bits on both, sums and cumsums within a float32 rounding bound
  * (the orders may differ), extrema and their indices exact; scans
  * (cumsum, cumprod, cummax, cummin, logcumsumexp) bit for bit, and the same
- * bits on a second run.
+ * bits on a second run; operands past maxStorageBufferRange (128 MiB on
+ * lavapipe) with the reference's bits.
  *
  * Exit 77 (skip) when there is no Vulkan loader or device. */
 #include <math.h>
@@ -318,6 +319,59 @@ static void long_scans(void)
     }
 }
 
+/* Past maxStorageBufferRange (128 MiB on lavapipe): 2^25 + 3 float32
+ * values, bound in windows within the limit (launch.c, reduce_launch.c,
+ * products_launch.c). Elementwise ops, a conversion, the sum (the wide
+ * shader's order is the reference's), extrema and a matmul whose output
+ * is past the limit give the reference's bits; softmax and log_softmax of
+ * the whole row agree within 1e-5. */
+static void past_the_binding_limit(void)
+{
+    const int64_t n = ((int64_t)1 << 25) + 3;
+    struct pair p;
+    if (make_pair(&p, "[2^25 + 3]", 1, &n, 500)) {
+        tsr_tensor *t[8] = {NULL};
+        OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(p.v), tsr_operand_scalar(tsr_scalar_float(3)),
+                      &t[0]));
+        OK(tsr_binary(TSR_OP_MUL, tsr_operand_tensor(p.r), tsr_operand_scalar(tsr_scalar_float(3)),
+                      &t[1]));
+        OK(tsr_binary(TSR_OP_ADD, tsr_operand_tensor(t[0]), tsr_operand_tensor(p.v), &t[2]));
+        OK(tsr_binary(TSR_OP_ADD, tsr_operand_tensor(t[1]), tsr_operand_tensor(p.r), &t[3]));
+        compare_bits("3x + x", &p, t[2], t[3], 4);
+        OK(tsr_to_dtype(t[2], TSR_INT8, &t[4]));
+        OK(tsr_to_dtype(t[3], TSR_INT8, &t[5]));
+        compare_bits("int8(3x + x)", &p, t[4], t[5], 1);
+        OK(tsr_sum(p.v, NULL, 0, false, TSR_DTYPE_INFER, &t[6]));
+        OK(tsr_sum(p.r, NULL, 0, false, TSR_DTYPE_INFER, &t[7]));
+        compare_bits("sum", &p, t[6], t[7], 4);
+        for (int i = 0; i < 8; ++i)
+            tsr_tensor_release(t[i]);
+        check_reductions(&p, NULL, 0);
+        /* One row too long for llvmpipe's loop limit: composed from
+         * whole-tensor kernels (softmax_long.c), its scratch tiled too. */
+        check_softmax(&p, 0);
+        tsr_tensor *got = NULL, *want = NULL, *ones = NULL;
+        OK(tsr_log_softmax(p.v, 0, TSR_DTYPE_INFER, &got));
+        OK(tsr_log_softmax(p.r, 0, TSR_DTYPE_INFER, &want));
+        OK(tsr_full(1, &n, tsr_scalar_float(1.0), TSR_FLOAT32, ref, &ones));
+        compare_floats("log_softmax", &p, got, want, ones, 1e-5);
+        release3(got, want, ones);
+    }
+    free_pair(&p);
+    /* [2^24 + 3, 1] @ [1, 2]: the output (2^25 + 6 floats) in runs of rows. */
+    const int64_t rows = ((int64_t)1 << 24) + 3, a_shape[2] = {rows, 1}, b_shape[2] = {1, 2};
+    struct pair a = {0}, b = {0};
+    if (make_pair(&a, "matmul a", 2, a_shape, 501) && make_pair(&b, "matmul b", 2, b_shape, 502)) {
+        tsr_tensor *got = NULL, *want = NULL;
+        OK(tsr_matmul(a.v, b.v, &got));
+        OK(tsr_matmul(a.r, b.r, &want));
+        compare_bits("matmul [2^24 + 3, 1] @ [1, 2]", &a, got, want, 4);
+        release3(got, want, NULL);
+    }
+    free_pair(&a);
+    free_pair(&b);
+}
+
 int main(void)
 {
     if (tsr_backend_get("reference", &ref) != TSR_OK) {
@@ -336,6 +390,7 @@ int main(void)
     long_vectors();
     long_rows_and_columns();
     long_scans();
+    past_the_binding_limit();
     EXPECT(tsr_backend_synchronize(vk) == TSR_OK, "synchronize: %s", tsr_last_error());
     if (failures) {
         printf("%d failure(s)\n", failures);
