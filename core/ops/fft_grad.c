@@ -73,8 +73,10 @@ static tsr_status backward_r2c(const fft_node *fn, const tsr_tensor *g, tsr_tens
                           .norm = fn->call.norm,
                           .axes_mask = fn->call.axes_mask};
     tsr_tensor *c = NULL;
-    if (x.status == TSR_OK)
-        tsr__gx_keep(&x, tsr__fft_primitive("fft_r2c_backward", &back, full, &c), c);
+    if (x.status == TSR_OK) {
+        tsr_status st = tsr__fft_primitive("fft_r2c_backward", &back, full, &c);
+        tsr__gx_keep(&x, st, c);
+    }
     tsr__gx_result(&x, gi, tsr__gx_real(&x, c));
     return tsr__gx_finish(&x);
 }
@@ -88,7 +90,8 @@ static tsr_status backward_c2r(const fft_node *fn, const tsr_tensor *g, tsr_tens
                           .axes_mask = fn->call.axes_mask};
     tsr__gx x = {0};
     tsr_tensor *half = NULL;
-    tsr__gx_keep(&x, tsr__fft_primitive("fft_c2r_backward", &back, g, &half), half);
+    tsr_status st = tsr__fft_primitive("fft_c2r_backward", &back, g, &half);
+    tsr__gx_keep(&x, st, half);
     int64_t doubled = x.status == TSR_OK ? g->shape[at] - half->shape[at] : 0;
     if (doubled <= 0) {
         tsr__gx_result(&x, gi, half);
