@@ -4,7 +4,9 @@
  * s that pad and that trim, dims listed out of order (the core transposes
  * them for the kernel). Every transform is linear, so double backward is
  * checked on y * y, whose gradient depends on the input through the
- * backward's own transform. One gradient is also checked against its value
+ * backward's own transform. stft and istft, composed of those and other
+ * recorded ops, are checked with respect to the signal (or spectrogram) and
+ * the window together. One gradient is also checked against its value
  * worked out by hand. */
 #include "check.h"
 #include "grad_harness.h"
@@ -142,6 +144,84 @@ static void every_transform_gradient_matches_finite_differences_of_itself(void)
     run(true);
 }
 
+/* stft and istft: in[0] the signal or spectrogram, in[1] the window. */
+static tsr_status stft_onesided(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    return tsr_stft(in[0], 8, 2, D, in[1], true, "reflect", false, -1, 1, out);
+}
+static tsr_status stft_two_sided_normalized(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    return tsr_stft(in[0], 8, 3, 6, in[1], true, "constant", true, 0, 1, out);
+}
+static tsr_status stft_no_center(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    return tsr_stft(in[0], 8, 4, D, in[1], false, NULL, false, -1, 1, out);
+}
+static tsr_status istft_onesided(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    return tsr_istft(in[0], 8, 2, D, in[1], true, false, -1, D, false, out);
+}
+static tsr_status istft_length_normalized(const tsr_tensor *const *in, tsr_tensor **out)
+{
+    return tsr_istft(in[0], 8, 2, D, in[1], true, true, -1, 13, false, out);
+}
+
+typedef struct spectral_case {
+    const char *name;
+    grad_harness_fn fn;
+    bool complex;  /* in[0] complex128 */
+    int ndim;      /* of in[0] */
+    int64_t shape[2];
+    int64_t window; /* points of in[1], positive values (istft divides by them) */
+} spectral_case;
+
+static const spectral_case SPECTRAL[] = {
+    {"stft_onesided", stft_onesided, false, 1, {20, 0}, 8},
+    {"stft_two_sided_normalized (complex128)", stft_two_sided_normalized, true, 1, {17, 0}, 6},
+    {"stft_no_center", stft_no_center, false, 2, {2, 16}, 8},
+    {"istft_onesided", istft_onesided, true, 2, {5, 9}, 8},
+    {"istft_length_normalized", istft_length_normalized, true, 2, {5, 8}, 8},
+};
+
+static tsr_tensor *make_signal(const spectral_case *c)
+{
+    double v[64];
+    int64_t n = c->ndim == 1 ? c->shape[0] : c->shape[0] * c->shape[1];
+    for (int64_t i = 0; i < 2 * n && i < 64; i++)
+        v[i] = -1.1 + 2.3 * (double)((i * 5 + 2) % 29) / 29.0;
+    tsr_tensor *t = NULL;
+    CHECK_OK(tsr_from_host(v, (size_t)(c->complex ? 2 * n : n) * sizeof(double), c->ndim,
+                           c->shape, c->complex ? TSR_COMPLEX128 : TSR_FLOAT64, NULL, &t));
+    if (t)
+        CHECK_OK(tsr_tensor_set_requires_grad(t, true));
+    return t;
+}
+
+static tsr_tensor *make_window(int64_t n)
+{
+    double v[16];
+    for (int64_t i = 0; i < n; i++)
+        v[i] = 0.6 + 0.35 * (double)((i * 3) % 7) / 7.0;
+    tsr_tensor *t = NULL;
+    CHECK_OK(tsr_from_host(v, (size_t)n * sizeof(double), 1, &n, TSR_FLOAT64, NULL, &t));
+    if (t)
+        CHECK_OK(tsr_tensor_set_requires_grad(t, true));
+    return t;
+}
+
+static void stft_and_istft_match_finite_differences_to_second_order(void)
+{
+    for (size_t i = 0; i < sizeof SPECTRAL / sizeof SPECTRAL[0]; i++) {
+        const spectral_case *c = &SPECTRAL[i];
+        tsr_tensor *in[2] = {make_signal(c), make_window(c->window)};
+        grad_harness h = {c->name, c->fn, 2, 0, 0};
+        grad_harness_check(&h, in, false);
+        grad_harness_check(&h, in, true);
+        tsr_tensor_release(in[0]);
+        tsr_tensor_release(in[1]);
+    }
+}
+
 /* d/dx_j sum_k Re rfft(x)[k] over the bins k = 0..2 of 4 points is
  * sum_k cos(2 pi j k / 4): 3, 0, 1, 0. The complex result records now, where
  * it used to refuse the call. */
@@ -171,6 +251,7 @@ int main(void)
 {
     RUN_TEST(every_transform_matches_finite_differences);
     RUN_TEST(every_transform_gradient_matches_finite_differences_of_itself);
+    RUN_TEST(stft_and_istft_match_finite_differences_to_second_order);
     RUN_TEST(rfft_gradient_by_hand);
     return check_summary("test_fft_grad");
 }
