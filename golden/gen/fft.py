@@ -376,7 +376,8 @@ def _grad_atol(op, kind, x, pts, norm, out_numel):
 def grad_cases(b):
     """Gradients (first order) of every transform on float64 and complex128
     inputs: even and odd lengths, n and s that pad and trim, every norm,
-    dims listed out of order. Own RNG, so the other cases draw as before."""
+    dims listed out of order; stft and istft. Own RNG, so the other cases
+    draw as before."""
     rng = np.random.default_rng(43)
     configs = [("n8", (3, 8), {}), ("odd_ortho", (2, 7), {"norm": "ortho"}),
                ("pad_forward", (3, 5), {"n": 9, "norm": "forward"}),
@@ -406,6 +407,25 @@ def grad_cases(b):
             b.case(name, f"{SHORT[dt]}_grad_{label}", _call(op), {"input": spec}, args,
                    rtol=0.0, atol=_grad_atol(name, kind, x, pts, args.get("norm"), numel),
                    grad=["input"])
+    # stft and istft with respect to the signal (spectrogram) and the window,
+    # whose values stay well away from zero (istft divides by its envelope).
+    # Double precision, values of order one, sums of a few dozen terms.
+    window = [0.6 + 0.35 * ((i * 3) % 7) / 7.0 for i in range(8)]
+    spectral = [
+        ("stft", _stft, "f64_grad_onesided", (24,), "float64", 8,
+         {"n_fft": 8, "hop_length": 2, "return_complex": True}),
+        ("stft", _stft, "c128_grad_two_sided_normalized", (17,), "complex128", 6,
+         {"n_fft": 8, "hop_length": 3, "win_length": 6, "onesided": False,
+          "normalized": True, "pad_mode": "constant", "return_complex": True}),
+        ("istft", _istft, "c128_grad_onesided", (5, 9), "complex128", 8,
+         {"n_fft": 8, "hop_length": 2}),
+        ("istft", _istft, "c128_grad_length_normalized", (5, 8), "complex128", 8,
+         {"n_fft": 8, "hop_length": 2, "length": 13, "normalized": True}),
+    ]
+    for op, fn, label, shape, dt, wlen, args in spectral:
+        spec, _ = _operand(rng, shape, dt)
+        inputs = {"input": spec, "window": T((wlen,), "float64", values=window[:wlen])}
+        b.case(op, label, fn, inputs, args, rtol=0.0, atol=1e-11, grad=["input", "window"])
 
 
 def fft(b):
