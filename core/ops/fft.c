@@ -4,17 +4,18 @@
  * pad or trim the input to the points transformed, then one kernel call over
  * all the dims. The hermitian ones need no conjugation: hfft is the forward
  * c2r and ihfft the inverse r2c (include/tessera/plugin.h), which equal
- * PyTorch's irfft(conj(x)) and conj(rfft(x)) with the norms swapped. */
+ * PyTorch's irfft(conj(x)) and conj(rfft(x)) with the norms swapped.
+ * Autograd: the conversion, padding, trimming and transposes are recorded
+ * public ops, and the kernel call records its primitive (ops/fft_grad.c). */
 #include <string.h>
 
 #include "autograd/graph.h"
-#include "runtime/dispatch.h"
+#include "ops/fft_grad.h"
 #include "runtime/dtype.h"
 #include "runtime/error.h"
-#include "tensor/copy.h"
-#include "tensor/launch.h"
 #include "tensor/shape.h"
 #include "tensor/tensor.h"
+#include "tessera/copy.h"
 #include "tessera/fft.h"
 #include "tessera/rearrange.h"
 #include "tessera/views.h"
@@ -175,22 +176,6 @@ static tsr_status resize_input(const char *name, tsr_tensor *x, const fft_desc *
     return TSR_OK;
 }
 
-/* Gradients are not implemented yet: the node records the op, so a
- * backward through it fails naming it. Where the core cannot record on the
- * result (a complex one, today), a graph would lose the input silently, so
- * the call is refused instead while the input requires grad. */
-static tsr_status record_grad(const char *name, const tsr_tensor *t, tsr_tensor *y)
-{
-    tsr_status st = tsr__grad_record_unimplemented(name, &t, 1, y);
-    if (st == TSR_OK && tsr__grad_wanted(&t, 1) && !tsr_tensor_requires_grad(y)) {
-        st = tsr__set_error(TSR_ERR_UNIMPLEMENTED,
-                            "%s: the input requires grad, and gradients through a complex "
-                            "result are not implemented yet",
-                            name);
-    }
-    return st;
-}
-
 /* The whole transform: kind is the kernel, sign its direction, forward_norm
  * whether norm reads as for a forward transform. */
 typedef struct fft_spec {
@@ -223,7 +208,12 @@ static tsr_status fft_transform(const fft_spec *spec, const tsr_tensor *t, const
         desc.sizes[desc.count - 1] = desc.last_points / 2 + 1;
     }
     tsr_tensor *converted = NULL, *x = NULL, *y = NULL;
-    if ((st = tsr__convert_if_needed(name, t, in_dtype, &converted)) != TSR_OK) {
+    /* Recorded: a real input's gradient is the real part (PyTorch's
+     * handle_r_to_c), as the engine converts it. */
+    if (t->dtype == in_dtype) {
+        tsr_tensor_retain(t);
+        converted = (tsr_tensor *)t;
+    } else if ((st = tsr_to_dtype(t, in_dtype, &converted)) != TSR_OK) {
         return st;
     }
     st = resize_input(name, converted, &desc, &x);
@@ -234,9 +224,6 @@ static tsr_status fft_transform(const fft_spec *spec, const tsr_tensor *t, const
     if (desc.count == 0) { /* dim=(): a copy in the promoted dtype */
         st = tsr_clone(x, &y);
         tsr_tensor_release(x);
-        if (st == TSR_OK) {
-            st = record_grad(name, t, y);
-        }
         return tsr__deliver(st, y, out);
     }
     /* The kernel halves its highest dim, PyTorch the last one listed: where
@@ -254,40 +241,21 @@ static tsr_status fft_transform(const fft_spec *spec, const tsr_tensor *t, const
             return st;
         }
         x = swapped;
-        last = highest;
     }
-    tsr_dtype out_dtype = in_dtype;
-    int64_t shape[TSR_MAX_DIMS];
-    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
-    if (spec->kind == TSR_OP_FFT_R2C) {
-        out_dtype = in_dtype == TSR_FLOAT32 ? TSR_COMPLEX64 : TSR_COMPLEX128;
-        shape[last] = shape[last] / 2 + 1;
-    } else if (spec->kind == TSR_OP_FFT_C2R) {
-        out_dtype = in_dtype == TSR_COMPLEX64 ? TSR_FLOAT32 : TSR_FLOAT64;
-        shape[last] = desc.last_points;
-    }
-    tsr_fft_attrs attrs = {.struct_size = sizeof attrs, .direction = spec->sign, .norm = norm_mode};
+    tsr__fft_call call = {.kind = spec->kind,
+                          .direction = spec->sign,
+                          .norm = norm_mode,
+                          .last_points = desc.last_points};
     for (int i = 0; i < desc.count; i++) {
-        attrs.axes_mask |= 1u << desc.dims[i];
+        call.axes_mask |= 1u << desc.dims[i];
     }
-    tsr_backend *b = x->storage->backend;
-    st = tsr__require_kernel(name, b, spec->kind, in_dtype, out_dtype);
-    if (st == TSR_OK) {
-        st = tsr__tensor_empty(name, b, out_dtype, x->ndim, shape, &y);
-    }
-    if (st == TSR_OK) {
-        const tsr_tensor *inputs[1] = {x};
-        st = tsr__launch(spec->kind, in_dtype, out_dtype, inputs, 1, &y, 1, &attrs);
-    }
+    st = tsr__fft_primitive(name, &call, x, &y);
     tsr_tensor_release(x);
     if (st == TSR_OK && swap) {
         tsr_tensor *back = NULL;
         st = tsr_transpose(y, in_desc->dims[desc.count - 1], highest, &back);
         tsr_tensor_release(y);
         y = st == TSR_OK ? back : NULL;
-    }
-    if (st == TSR_OK) {
-        st = record_grad(name, t, y);
     }
     return tsr__deliver(st, y, out);
 }

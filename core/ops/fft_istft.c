@@ -2,7 +2,8 @@
  * (irfft of the onesided half, or ifft with return_complex), multiply by the
  * window, overlap-add the frames hop apart (index_add, frame after frame),
  * divide by the overlap-added squared window, then trim the centre padding
- * or cut to `length`. */
+ * or cut to `length`. Every step is a recorded public op, so gradients flow
+ * to the spectrogram and the window. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -109,12 +110,6 @@ tsr_status tsr_istft(const tsr_tensor *input, int64_t n_fft, int64_t hop_length,
     if (input->ndim != 2 && input->ndim != 3) {
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT,
                               "%s: expected a tensor with 2 or 3 dimensions of complex values",
-                              NAME);
-    }
-    const tsr_tensor *operands[2] = {input, window};
-    if (tsr__grad_wanted(operands, window != NULL ? 2 : 1)) {
-        return tsr__set_error(TSR_ERR_UNIMPLEMENTED,
-                              "%s: gradients are not implemented yet (an operand requires grad)",
                               NAME);
     }
     int64_t hop = hop_length == TSR_FFT_N_DEFAULT ? n_fft / 4 : hop_length;

@@ -1,7 +1,9 @@
 /* torch.stft as PyTorch 1.13 composes it: pad the signal by n_fft/2 on
  * both sides (center), view it as overlapping frames of n_fft points hop
  * apart, multiply by the window (padded to n_fft, centred), transform each
- * frame (rfft when onesided), and put frequency before time. */
+ * frame (rfft when onesided), and put frequency before time. Every step is
+ * a recorded public op, so gradients flow to the input and the window. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "autograd/graph.h"
@@ -9,8 +11,10 @@
 #include "runtime/error.h"
 #include "tensor/tensor.h"
 #include "tessera/copy.h"
+#include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/fft.h"
+#include "tessera/index.h"
 #include "tessera/rearrange.h"
 #include "tessera/views.h"
 
@@ -83,6 +87,43 @@ static tsr_status center_pad(tsr_tensor *x, int64_t n_fft, int mode, tsr_tensor 
     return st;
 }
 
+/* frames [B, n_frames, n_fft] of the contiguous x [B, T], hop points
+ * apart: a view, or where x needs a gradient (the graph sees no raw view)
+ * the same values gathered by index_select, whose gradient is index_add. */
+static tsr_status frame(tsr_tensor *x, int64_t n_fft, int64_t hop, tsr_tensor **out)
+{
+    int64_t frames = 1 + (x->shape[1] - n_fft) / hop;
+    int64_t shape[3] = {x->shape[0], frames, n_fft};
+    const tsr_tensor *operand = x;
+    if (!tsr__grad_wanted(&operand, 1)) {
+        int64_t strides[3] = {x->strides[0], hop * x->strides[1], x->strides[1]};
+        return tsr__tensor_restride(x, 3, shape, strides, x->offset, out);
+    }
+    int64_t count = frames * n_fft;
+    int64_t *positions = malloc((size_t)count * sizeof(int64_t) + 1);
+    if (positions == NULL) {
+        return tsr__set_error(TSR_ERR_OUT_OF_MEMORY, "%s: out of memory", NAME);
+    }
+    for (int64_t f = 0; f < frames; f++) {
+        for (int64_t j = 0; j < n_fft; j++) {
+            positions[f * n_fft + j] = f * hop + j;
+        }
+    }
+    tsr_tensor *index = NULL, *flat = NULL;
+    tsr_status st = tsr_from_host(positions, (size_t)count * sizeof(int64_t), 1, &count,
+                                  TSR_INT64, x->storage->backend, &index);
+    free(positions);
+    if (st == TSR_OK) {
+        st = tsr_index_select(x, 1, index, &flat);
+    }
+    if (st == TSR_OK) {
+        st = tsr_reshape(flat, 3, shape, out);
+    }
+    tsr_tensor_release(index);
+    tsr_tensor_release(flat);
+    return st;
+}
+
 tsr_status tsr_stft(const tsr_tensor *input, int64_t n_fft, int64_t hop_length,
                     int64_t win_length, const tsr_tensor *window, bool center,
                     const char *pad_mode, bool normalized, int onesided, int return_complex,
@@ -103,14 +144,6 @@ tsr_status tsr_stft(const tsr_tensor *input, int64_t n_fft, int64_t hop_length,
     }
     if (input->ndim != 1 && input->ndim != 2) {
         return tsr__set_error(TSR_ERR_INVALID_ARGUMENT, "%s: expected a 1D or 2D tensor", NAME);
-    }
-    /* The frames are a view the graph does not see: refuse rather than
-     * lose the input's gradient silently. */
-    const tsr_tensor *operands[2] = {input, window};
-    if (tsr__grad_wanted(operands, window != NULL ? 2 : 1)) {
-        return tsr__set_error(TSR_ERR_UNIMPLEMENTED,
-                              "%s: gradients are not implemented yet (an operand requires grad)",
-                              NAME);
     }
     if (n_fft <= 0) { /* before n_fft / 2 pads anything */
         return check_args(input->shape[input->ndim - 1], n_fft, 1, 1, NULL);
@@ -153,11 +186,8 @@ tsr_status tsr_stft(const tsr_tensor *input, int64_t n_fft, int64_t hop_length,
         tsr_tensor_release(x);
         x = dense;
     }
-    if (st == TSR_OK) { /* frames [B, n_frames, n_fft]: a view hop points apart */
-        int64_t frames = 1 + (x->shape[1] - n_fft) / hop;
-        int64_t shape[3] = {x->shape[0], frames, n_fft};
-        int64_t strides[3] = {x->strides[0], hop * x->strides[1], x->strides[1]};
-        st = tsr__tensor_restride(x, 3, shape, strides, x->offset, &framed);
+    if (st == TSR_OK) {
+        st = frame(x, n_fft, hop, &framed);
     }
     if (st == TSR_OK && window != NULL) {
         int64_t left = (n_fft - win) / 2, pad[2] = {left, n_fft - win - left};

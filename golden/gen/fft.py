@@ -362,6 +362,72 @@ def istft(b):
            {"n_fft": 8, "hop_length": 2}, expect="error")
 
 
+def _grad_atol(op, kind, x, pts, norm, out_numel):
+    """A tolerance for the outputs and the gradients alike: a gradient is
+    the transform of the other direction of a standard normal grad_output
+    (of norm about sqrt(numel), 4 times that bounds it here) with the same
+    scale, doubled on a c2r's mirrored bins."""
+    dt = "complex128" if x.is_complex() else "float64"
+    g_norm = 4.0 * math.sqrt(2.0 * out_numel)
+    grad_tol = 2.0 * K[dt] * UNIT[dt] * math.sqrt(pts) * g_norm * _scale(op, norm, pts)
+    return max(_atol(op, kind, x, pts, norm), grad_tol)
+
+
+def grad_cases(b):
+    """Gradients (first order) of every transform on float64 and complex128
+    inputs: even and odd lengths, n and s that pad and trim, every norm,
+    dims listed out of order; stft and istft. Own RNG, so the other cases
+    draw as before."""
+    rng = np.random.default_rng(43)
+    configs = [("n8", (3, 8), {}), ("odd_ortho", (2, 7), {"norm": "ortho"}),
+               ("pad_forward", (3, 5), {"n": 9, "norm": "forward"}),
+               ("trim", (2, 10), {"n": 6})]
+    for op, kind in ONE_DIM:
+        name = "fft_" + op
+        for dt in (("float64",) if kind == "r2c" else ("complex128", "float64")):
+            for label, shape, args in configs:
+                spec, x = _operand(rng, shape, dt)
+                pts = _points_1d(kind, x, args.get("n"), -1)
+                numel = _call(op)(x, **args).numel()
+                b.case(name, f"{SHORT[dt]}_grad_{label}", _call(op), {"input": spec}, args,
+                       rtol=0.0, atol=_grad_atol(name, kind, x, pts, args.get("norm"), numel),
+                       grad=["input"])
+    layouts = [("default", (3, 4, 5), {}),
+               ("s_dims_reversed", (4, 5), {"s": [5, 3], "dim": [1, 0], "norm": "ortho"})]
+    for op, kind in N_DIM:
+        name = "fft_" + op
+        dt = "float64" if kind == "r2c" else "complex128"
+        for label, shape, args in layouts:
+            spec, x = _operand(rng, shape, dt)
+            dim = args.get("dim")
+            if op.endswith("2") and dim is None:
+                dim = [-2, -1]
+            pts = _points_nd(kind, x, args.get("s"), dim)
+            numel = _call(op)(x, **args).numel()
+            b.case(name, f"{SHORT[dt]}_grad_{label}", _call(op), {"input": spec}, args,
+                   rtol=0.0, atol=_grad_atol(name, kind, x, pts, args.get("norm"), numel),
+                   grad=["input"])
+    # stft and istft with respect to the signal (spectrogram) and the window,
+    # whose values stay well away from zero (istft divides by its envelope).
+    # Double precision, values of order one, sums of a few dozen terms.
+    window = [0.6 + 0.35 * ((i * 3) % 7) / 7.0 for i in range(8)]
+    spectral = [
+        ("stft", _stft, "f64_grad_onesided", (24,), "float64", 8,
+         {"n_fft": 8, "hop_length": 2, "return_complex": True}),
+        ("stft", _stft, "c128_grad_two_sided_normalized", (17,), "complex128", 6,
+         {"n_fft": 8, "hop_length": 3, "win_length": 6, "onesided": False,
+          "normalized": True, "pad_mode": "constant", "return_complex": True}),
+        ("istft", _istft, "c128_grad_onesided", (5, 9), "complex128", 8,
+         {"n_fft": 8, "hop_length": 2}),
+        ("istft", _istft, "c128_grad_length_normalized", (5, 8), "complex128", 8,
+         {"n_fft": 8, "hop_length": 2, "length": 13, "normalized": True}),
+    ]
+    for op, fn, label, shape, dt, wlen, args in spectral:
+        spec, _ = _operand(rng, shape, dt)
+        inputs = {"input": spec, "window": T((wlen,), "float64", values=window[:wlen])}
+        b.case(op, label, fn, inputs, args, rtol=0.0, atol=1e-11, grad=["input", "window"])
+
+
 def fft(b):
     stft(b)
     istft(b)
@@ -369,3 +435,4 @@ def fft(b):
     n_dim(b)
     helpers(b)
     windows(b)
+    grad_cases(b)

@@ -18,20 +18,16 @@
  * ABI changelog:
  *  1.0  first version: memory, host copies, synchronisation, kernel table.
  *  1.1  op TSR_OP_CROSS_ENTROPY and tsr_cross_entropy_attrs.
- *  1.2 (POOL): ops TSR_OP_POOL_MAX ... TSR_OP_POOL_ADAPTIVE_MAX (group
- *       TSR_OP_LIST_POOL) and tsr_pool_attrs.
- *  1.2 (CONV): ops TSR_OP_IM2COL, TSR_OP_COL2IM, TSR_OP_CONVOLUTION,
- *       TSR_OP_CONVOLUTION_BACKWARD_DATA, TSR_OP_CONVOLUTION_BACKWARD_WEIGHT
- *       and tsr_conv_attrs.
- *  1.2 (RESAMPLE): ops TSR_OP_UPSAMPLE, TSR_OP_UPSAMPLE_BACKWARD,
- *       TSR_OP_GRID_SAMPLER, TSR_OP_GRID_SAMPLER_BACKWARD and
- *       tsr_resample_attrs.
- *  1.2 (FFT): ops TSR_OP_FFT_C2C, TSR_OP_FFT_R2C, TSR_OP_FFT_C2R and
- *       tsr_fft_attrs.
- *  1.2 (LINALG): ops TSR_OP_LINALG_CHOLESKY, TSR_OP_LINALG_LU,
- *       TSR_OP_LINALG_SOLVE_TRIANGULAR, TSR_OP_LINALG_QR, TSR_OP_LINALG_EIGH,
- *       TSR_OP_LINALG_SVD, TSR_OP_LINALG_GEQRF, TSR_OP_LINALG_EIG and
- *       tsr_linalg_attrs.
+ *  1.2  five op groups appended in this order, each with its attribute
+ *       struct: TSR_OP_LIST_POOL (pool_max ... pool_adaptive_max,
+ *       tsr_pool_attrs), TSR_OP_LIST_CONV (im2col, col2im and the optional
+ *       direct convolution and its two backwards, tsr_conv_attrs),
+ *       TSR_OP_LIST_RESAMPLE (upsample, upsample_backward, grid_sampler,
+ *       grid_sampler_backward, tsr_resample_attrs), TSR_OP_LIST_FFT (c2c,
+ *       r2c, c2r, tsr_fft_attrs) and TSR_OP_LIST_LINALG (cholesky, lu,
+ *       solve_triangular, qr, eigh, svd, geqrf, eig, tsr_linalg_attrs);
+ *       sum, nansum and prod may register (narrow integer or bool, int64)
+ *       rows, read without a widened copy.
  */
 #ifndef TESSERA_PLUGIN_H
 #define TESSERA_PLUGIN_H

@@ -2,8 +2,8 @@
  * Large transforms (past 2^16 points, and a prime past 2^16 through
  * Bluestein's convolution) and stft/istft past 2^16 points round-trip; a
  * line's bits do not depend on its batch or layout; errors name the op and
- * the argument and leave the input as it was; gradients are refused loudly (not implemented yet). Values
- * are checked against the DFT's definition, computed here. */
+ * the argument and leave the input as it was (gradients: test_fft_grad.c).
+ * Values are checked against the DFT's definition, computed here. */
 #include "check_values.h"
 
 static const double PI = 3.14159265358979323846;
@@ -205,30 +205,8 @@ static void errors_name_the_argument_and_leave_the_input(void)
     tsr_tensor_release(c);
 }
 
-/* A real result records a node whose backward fails naming the op; a
- * complex one, which the core cannot record on yet, is refused outright
- * rather than silently dropped from the graph. */
-static void gradients_are_refused_not_silently_zero(void)
-{
-    double x[4] = {1, 2, 3, 4};
-    tsr_tensor *t = from_doubles(x, 1, (int64_t[]){4}, TSR_FLOAT64), *y = NULL, *s = NULL;
-    CHECK_OK(tsr_tensor_set_requires_grad(t, true));
-    CHECK_OK(tsr_fft_irfft(t, TSR_FFT_N_DEFAULT, 0, NULL, &y));
-    CHECK_TRUE(tsr_tensor_requires_grad(y));
-    CHECK_OK(tsr_sum(y, NULL, 0, false, TSR_DTYPE_INFER, &s));
-    CHECK_ERROR(tsr_backward(s, NULL, 0), TSR_ERR_UNIMPLEMENTED, "fft_irfft");
-    tsr_tensor_release(y);
-    tsr_tensor_release(s);
-    y = NULL;
-    CHECK_ERROR(tsr_fft_rfft(t, TSR_FFT_N_DEFAULT, 0, NULL, &y), TSR_ERR_UNIMPLEMENTED,
-                "fft_rfft: the input requires grad");
-    CHECK_TRUE(y == NULL);
-    tsr_tensor_release(t);
-}
-
-/* A hann-windowed frame of a pure tone peaks at its bin; the frames are a
- * view, so an input that requires grad is refused, not dropped. */
-static void stft_finds_the_tone_and_refuses_gradients(void)
+/* A hann-windowed frame of a pure tone peaks at its bin. */
+static void stft_finds_the_tone(void)
 {
     int64_t n = 256;
     double *x = malloc((size_t)n * sizeof(double));
@@ -250,10 +228,6 @@ static void stft_finds_the_tone_and_refuses_gradients(void)
     s = NULL;
     CHECK_ERROR(tsr_stft(t, 64, 16, TSR_FFT_N_DEFAULT, w, true, NULL, false, -1, 0, &s),
                 TSR_ERR_UNIMPLEMENTED, "return_complex=False");
-    CHECK_OK(tsr_tensor_set_requires_grad(t, true));
-    CHECK_ERROR(tsr_stft(t, 64, 16, TSR_FFT_N_DEFAULT, w, true, NULL, false, -1, 1, &s),
-                TSR_ERR_UNIMPLEMENTED, "stft: gradients");
-    CHECK_TRUE(s == NULL);
     free(x);
     tsr_tensor_release(t);
     tsr_tensor_release(w);
@@ -313,8 +287,7 @@ int main(void)
     RUN_TEST(rfftn_halves_the_last_dim_listed);
     RUN_TEST(hfft_and_ihfft_undo_each_other);
     RUN_TEST(errors_name_the_argument_and_leave_the_input);
-    RUN_TEST(gradients_are_refused_not_silently_zero);
-    RUN_TEST(stft_finds_the_tone_and_refuses_gradients);
+    RUN_TEST(stft_finds_the_tone);
     RUN_TEST(istft_inverts_stft_on_long_signals);
     RUN_TEST(frequencies_windows_and_shifts);
     return check_summary("fft");
