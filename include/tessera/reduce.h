@@ -112,7 +112,7 @@ TSR_API tsr_status tsr_linalg_vector_norm(const tsr_tensor *t, double ord, const
                                           tsr_tensor **out);
 /* torch.norm(t, p='fro', dim, keepdim): the 2-norm over dims (all of them
  * when ndims is 0), which may name at most 2 dims (TSR_ERR_SHAPE otherwise).
- * p='nuc' needs singular values, which tessera does not compute yet. */
+ * torch.norm(p='nuc') is tsr_linalg_matrix_norm with "nuc" (tessera/linalg.h). */
 TSR_API tsr_status tsr_norm_fro(const tsr_tensor *t, const int64_t *dims, int ndims, bool keepdim,
                                 tsr_tensor **out);
 
