@@ -13,6 +13,7 @@
 #include <tessera/sorting.h>
 
 #include "bench.h"
+#include "vision.h"
 
 double bench_now(void)
 {
@@ -51,10 +52,14 @@ typedef enum entry_kind {
     KIND_CROSS_ENTROPY,
     KIND_SORT,
     KIND_OVERHEAD,
+    KIND_VISION, /* vision.c's entries */
 } entry_kind;
 
 static entry_kind kind_of(const bench_entry *e)
 {
+    if (bench_vision_owns(e)) {
+        return KIND_VISION;
+    }
     static const struct {
         const char *prefix;
         entry_kind kind;
@@ -210,6 +215,7 @@ int bench_suite_build(const bench_config *config, bench_entry *entries, int capa
         e->target_kind = BENCH_TARGET_MAX;
         e->target = 0.25e-6;
     }
+    bench_vision_add_entries(q, entries, &count, capacity);
     if (config->only != NULL) {
         int kept = 0;
         for (int i = 0; i < count; i++) {
@@ -286,6 +292,9 @@ static tsr_status make_inputs(const bench_entry *e, tsr_backend *backend, bench_
             st = tsr_randint(gen, 0, cols, 1, targets, TSR_INT64, backend, &in->target);
         }
         break;
+    case KIND_VISION:
+        st = bench_vision_make_inputs(e, backend, gen, &in->a, &in->w, &in->b);
+        break;
     case KIND_OVERHEAD:
         st = tsr_randn(gen, 1, one, TSR_FLOAT32, backend, &in->a);
         if (st == TSR_OK) {
@@ -330,6 +339,9 @@ static tsr_status call_once(const bench_entry *e, const bench_inputs *in)
         break;
     case KIND_SORT:
         st = tsr_sort(in->a, 0, false, &out, &extra);
+        break;
+    case KIND_VISION:
+        st = bench_vision_call_once(e, in->a, in->w, in->b);
         break;
     default: {
         st = TSR_OK;

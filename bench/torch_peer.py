@@ -64,6 +64,8 @@ def case(name, sizes):
         x = torch.randn(rows, cols, generator=g)
         t = torch.randint(0, cols, (rows,), generator=g)
         return lambda: F.cross_entropy(x, t)
+    if name.startswith(("conv2d", "max_pool2d", "interpolate")):
+        return vision_case(name, sizes, g)
     if name.startswith("overhead"):
         a, b = torch.randn(1, generator=g), torch.randn(1, generator=g)
 
@@ -73,6 +75,29 @@ def case(name, sizes):
 
         return loop
     return "no PyTorch counterpart"
+
+
+def vision_case(name, sizes, g):
+    """bench/vision.c's entries: sizes are N, C and the side H = W."""
+    n, c, side = sizes
+    dtype = torch.bfloat16 if "bf16" in name else torch.float32
+    x = torch.randn(n, c, side, side, generator=g).to(dtype)
+    if name.startswith("max_pool2d"):
+        return lambda: F.max_pool2d(x, 3, stride=2, padding=1)
+    if name.startswith("interpolate"):
+        return lambda: F.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False)
+    w = torch.randn(c, c, 3, 3, generator=g).to(dtype)
+    if "fwdbwd" not in name:
+        return lambda: F.conv2d(x, w, None, padding=1)
+    gout = torch.randn(n, c, side, side, generator=g).to(dtype)
+    x.requires_grad_(True)
+    w.requires_grad_(True)
+
+    def forward_backward():
+        x.grad = w.grad = None
+        F.conv2d(x, w, None, padding=1).backward(gout)
+
+    return forward_backward
 
 
 def main():

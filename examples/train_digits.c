@@ -12,20 +12,20 @@
  * usage error. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "digits_data.h"
+
 #include <tessera/tessera.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #ifndef TRAIN_DIGITS_DATA
 #define TRAIN_DIGITS_DATA "examples/data/digits.csv.gz"
 #endif
 
-enum { PIXELS = 64, CLASSES = 10 };
+enum { PIXELS = DIGITS_PIXELS, CLASSES = DIGITS_CLASSES };
 
 typedef struct options {
     const char *data;
@@ -39,124 +39,11 @@ typedef struct options {
     const char *save; /* a directory for the trained state, or NULL */
 } options;
 
-typedef struct dataset {
-    int n;
-    float *x;   /* n x PIXELS, scaled to [0, 1] */
-    int64_t *y; /* n labels */
-} dataset;
-
 typedef struct model {
     tsr_tensor *params[4]; /* fc1.weight, fc1.bias, fc2.weight, fc2.bias */
 } model;
 
 static const char *const param_names[4] = {"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"};
-
-/* ======================================================================== */
-/* Data                                                                      */
-/* ======================================================================== */
-
-/* Reads "p0,...,p63,label" lines; pixels 0..16 become p / 16. */
-static int load_digits(const char *path, dataset *d)
-{
-    gzFile f = gzopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "train_digits: cannot open %s\n", path);
-        return 1;
-    }
-    int cap = 2048, line_no = 0, rc = 0;
-    d->n = 0;
-    d->x = malloc((size_t)cap * PIXELS * sizeof *d->x);
-    d->y = malloc((size_t)cap * sizeof *d->y);
-    char line[1024];
-    while (rc == 0 && d->x && d->y && gzgets(f, line, sizeof line)) {
-        line_no++;
-        if (line[0] == '\n' || line[0] == '\0')
-            continue;
-        if (d->n == cap) {
-            fprintf(stderr, "train_digits: %s: more than %d rows\n", path, cap);
-            rc = 1;
-            break;
-        }
-        char *p = line, *end;
-        for (int c = 0; c <= PIXELS && rc == 0; c++) {
-            long v = strtol(p, &end, 10);
-            bool bad = end == p ||
-                       (c < PIXELS ? (v < 0 || v > 16 || *end != ',') : (v < 0 || v >= CLASSES));
-            if (bad) {
-                fprintf(stderr, "train_digits: %s:%d: malformed row\n", path, line_no);
-                rc = 1;
-            } else if (c < PIXELS) {
-                d->x[(size_t)d->n * PIXELS + c] = (float)v / 16.0f;
-            } else {
-                d->y[d->n] = v;
-            }
-            p = end + 1;
-        }
-        d->n++;
-    }
-    if (!d->x || !d->y) {
-        fprintf(stderr, "train_digits: out of memory\n");
-        rc = 1;
-    }
-    gzclose(f);
-    if (rc == 0 && d->n == 0) {
-        fprintf(stderr, "train_digits: %s holds no rows\n", path);
-        rc = 1;
-    }
-    return rc;
-}
-
-static void dataset_free(dataset *d)
-{
-    free(d->x);
-    free(d->y);
-}
-
-/* A seeded permutation of 0..n-1: Fisher-Yates driven by uniforms from the
- * library's generator (drawn as float32, which every backend holds; the
- * values are the same bits everywhere). */
-static tsr_status permutation(tsr_generator *gen, int n, int *perm)
-{
-    int64_t shape = n;
-    tsr_tensor *u = NULL;
-    float *host = malloc((size_t)n * sizeof *host);
-    if (!host)
-        return TSR_ERR_OUT_OF_MEMORY;
-    tsr_status st = tsr_rand(gen, 1, &shape, TSR_FLOAT32, NULL, &u);
-    if (st == TSR_OK)
-        st = tsr_to_host(u, host, (size_t)n * sizeof *host);
-    for (int i = 0; i < n; i++)
-        perm[i] = i;
-    for (int i = n - 1; st == TSR_OK && i > 0; i--) {
-        int j = (int)(host[i] * (float)(i + 1));
-        j = j > i ? i : j;
-        int t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-    tsr_tensor_release(u);
-    free(host);
-    return st;
-}
-
-/* Rows idx[0..count) of d as an [count, 64] float32 tensor and [count] int64 labels. */
-static tsr_status gather(const dataset *d, const int *idx, int count, float *xbuf, int64_t *ybuf,
-                         tsr_tensor **x, tsr_tensor **y)
-{
-    for (int i = 0; i < count; i++) {
-        memcpy(xbuf + (size_t)i * PIXELS, d->x + (size_t)idx[i] * PIXELS, PIXELS * sizeof *xbuf);
-        ybuf[i] = d->y[idx[i]];
-    }
-    int64_t xshape[2] = {count, PIXELS}, yshape = count;
-    tsr_status st =
-        tsr_from_host(xbuf, (size_t)count * PIXELS * sizeof *xbuf, 2, xshape, TSR_FLOAT32, NULL, x);
-    if (st == TSR_OK) {
-        st = tsr_from_host(ybuf, (size_t)count * sizeof *ybuf, 1, &yshape, TSR_INT64, NULL, y);
-        if (st != TSR_OK)
-            tsr_tensor_release(*x);
-    }
-    return st;
-}
 
 /* ======================================================================== */
 /* The model                                                                 */
@@ -245,7 +132,7 @@ static tsr_status evaluate(const model *m, const tsr_tensor *x, const int64_t *l
 
 typedef struct trainer {
     const options *opt;
-    const dataset *data;
+    const digits_dataset *data;
     int *train_idx;
     int ntrain;
     tsr_tensor *x_test;
@@ -287,7 +174,7 @@ static void memory_kb(long *peak, long *current)
  * (if > 0) steps have run in total. The mean batch loss goes to *mean_loss. */
 static tsr_status run_epoch(trainer *t, long max_steps, double *mean_loss)
 {
-    tsr_status st = permutation(t->gen, t->ntrain, t->order);
+    tsr_status st = digits_permutation(t->gen, t->ntrain, t->order);
     for (int i = 0; st == TSR_OK && i < t->ntrain; i++)
         t->order[i] = t->train_idx[t->order[i]];
     double sum = 0;
@@ -298,7 +185,7 @@ static tsr_status run_epoch(trainer *t, long max_steps, double *mean_loss)
         int count = t->ntrain - start < t->opt->batch ? t->ntrain - start : t->opt->batch;
         tsr_tensor *x = NULL, *y = NULL;
         float loss = 0;
-        st = gather(t->data, t->order + start, count, t->xbuf, t->ybuf, &x, &y);
+        st = digits_gather(t->data, t->order + start, count, t->xbuf, t->ybuf, &x, &y);
         if (st == TSR_OK)
             st = train_step(&t->m, t->optimizer, x, y, &loss);
         tsr_tensor_release(x);
@@ -347,7 +234,7 @@ static tsr_status train(trainer *t, double *accuracy)
 }
 
 /* Splits the rows 80/20 with a seeded shuffle and builds everything train() needs. */
-static tsr_status trainer_init(trainer *t, const options *o, const dataset *d)
+static tsr_status trainer_init(trainer *t, const options *o, const digits_dataset *d)
 {
     memset(t, 0, sizeof *t);
     t->opt = o;
@@ -361,12 +248,12 @@ static tsr_status trainer_init(trainer *t, const options *o, const dataset *d)
     if (st == TSR_OK && (!all || !t->order || !t->xbuf || !t->ybuf || !t->y_test))
         st = TSR_ERR_OUT_OF_MEMORY;
     if (st == TSR_OK)
-        st = permutation(t->gen, d->n, all);
+        st = digits_permutation(t->gen, d->n, all);
     t->ntest = d->n / 5;
     t->ntrain = d->n - t->ntest;
     tsr_tensor *y = NULL;
     if (st == TSR_OK)
-        st = gather(d, all + t->ntrain, t->ntest, t->xbuf, t->y_test, &t->x_test, &y);
+        st = digits_gather(d, all + t->ntrain, t->ntest, t->xbuf, t->y_test, &t->x_test, &y);
     tsr_tensor_release(y);
     t->train_idx = all;
     if (st == TSR_OK)
@@ -415,22 +302,6 @@ static void usage(FILE *f)
           f);
 }
 
-/* The digits beside an installed binary (TRAIN_DIGITS_INSTALLED_DATA, relative
- * to its directory), else the source tree's copy it was built from. */
-static const char *default_data(char *buf, size_t capacity)
-{
-    ssize_t n = readlink("/proc/self/exe", buf, capacity - 1);
-    if (n > 0)
-        buf[n] = '\0';
-    char *slash = n > 0 ? strrchr(buf, '/') : NULL;
-    if (slash && (size_t)(slash + 1 - buf) + sizeof TRAIN_DIGITS_INSTALLED_DATA <= capacity) {
-        memcpy(slash + 1, TRAIN_DIGITS_INSTALLED_DATA, sizeof TRAIN_DIGITS_INSTALLED_DATA);
-        if (access(buf, R_OK) == 0)
-            return buf;
-    }
-    return TRAIN_DIGITS_DATA;
-}
-
 static bool parse_args(int argc, char **argv, options *o)
 {
     for (int i = 1; i < argc; i++) {
@@ -476,7 +347,16 @@ int main(int argc, char **argv)
         return 0;
     }
     char data[4096];
-    options o = {default_data(data, sizeof data), 15, 0, 128, 64, 1e-2, -1, 0, NULL};
+    options o = {
+        digits_default_path(TRAIN_DIGITS_INSTALLED_DATA, TRAIN_DIGITS_DATA, data, sizeof data),
+        15,
+        0,
+        128,
+        64,
+        1e-2,
+        -1,
+        0,
+        NULL};
     if (!parse_args(argc, argv, &o))
         return usage(stderr), 2;
     tsr_backend *backend;
@@ -484,16 +364,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "train_digits: %s\n", tsr_last_error());
         return 1;
     }
-    dataset d = {0};
-    if (load_digits(o.data, &d) != 0) {
-        dataset_free(&d);
+    digits_dataset d = {0};
+    if (digits_load("train_digits", o.data, &d) != 0) {
+        digits_free(&d);
         return 1;
     }
     trainer t;
     tsr_status st = trainer_init(&t, &o, &d);
     printf("backend: %s\n", tsr_backend_name(backend));
-    printf("data: %s: %d images, %d for training, %d held out (seed %llu)\n", o.data, d.n,
-           t.ntrain, t.ntest, o.seed);
+    printf("data: %s: %d images, %d for training, %d held out (seed %llu)\n", o.data, d.n, t.ntrain,
+           t.ntest, o.seed);
     printf("model: %d -> %d -> ReLU -> %d, cross_entropy, Adam lr %g, batches of %d\n", PIXELS,
            o.hidden, CLASSES, o.lr, o.batch);
     fflush(stdout);
@@ -516,6 +396,6 @@ int main(int argc, char **argv)
         rc = 1;
     }
     trainer_free(&t);
-    dataset_free(&d);
+    digits_free(&d);
     return rc;
 }

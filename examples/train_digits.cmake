@@ -1,8 +1,11 @@
 # The training demo: an MLP on the UCI digits (examples/train_digits.c), and
 # its tests. Included from examples/CMakeLists.txt.
 find_package(ZLIB REQUIRED)
+# digits_data.c: the loader, split and batching both digits demos share.
+add_library(tessera_digits_data STATIC digits_data.c)
+target_link_libraries(tessera_digits_data PUBLIC tessera::tessera PRIVATE ZLIB::ZLIB)
 add_executable(train_digits train_digits.c)
-target_link_libraries(train_digits PRIVATE tessera::tessera ZLIB::ZLIB)
+target_link_libraries(train_digits PRIVATE tessera_digits_data)
 # Installed (tools/package/), the data is in DATADIR/tessera/, found from the
 # binary's own directory so the tree can move; in the build tree, the source's.
 file(RELATIVE_PATH TSR_BIN_TO_DATA ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_DATADIR})

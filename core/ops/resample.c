@@ -10,6 +10,7 @@
 #include "runtime/error.h"
 #include "tensor/copy.h"
 #include "tensor/launch.h"
+#include "tessera/pool.h"
 
 static const char *const MODE_NAMES[] = {"nearest", "nearest-exact", "linear", "bilinear",
                                          "bicubic", "trilinear",     "area"};
@@ -191,6 +192,23 @@ static tsr_status check_sizes(const tsr_tensor *t, const int64_t *out_size)
     return TSR_OK;
 }
 
+/* Mode 'area' is, as functional.py writes it, adaptive_avg_pool1d/2d/3d to
+ * the output size (a scale factor always recomputes the size, floor(d *
+ * scale)); the pool family then owns its dtypes, its errors and its gradient.
+ * The upsample size checks do not apply: PyTorch never reaches them. */
+static tsr_status interpolate_area(const tsr_tensor *input, const int64_t *out_size,
+                                   tsr_tensor **out)
+{
+    switch (input->ndim) {
+    case 3:
+        return tsr_adaptive_avg_pool1d(input, out_size, 1, out);
+    case 4:
+        return tsr_adaptive_avg_pool2d(input, out_size, 2, out);
+    default:
+        return tsr_adaptive_avg_pool3d(input, out_size, 3, out);
+    }
+}
+
 tsr_status tsr_interpolate(const tsr_tensor *input, int size_count, const int64_t *size,
                            int scale_count, const double *scale_factor, int mode, int align_corners,
                            int recompute_scale_factor, tsr_tensor **out)
@@ -222,10 +240,7 @@ tsr_status tsr_interpolate(const tsr_tensor *input, int size_count, const int64_
     if (st != TSR_OK)
         return st;
     if (mode == TSR_INTERPOLATE_AREA)
-        return tsr__set_error(TSR_ERR_UNIMPLEMENTED,
-                              "interpolate: mode 'area' (adaptive_avg_pool%dd) is not implemented "
-                              "yet",
-                              input->ndim - 2);
+        return interpolate_area(input, out_size, out);
     if ((st = check_sizes(input, out_size)) != TSR_OK || (st = check_dtype(mode, input)) != TSR_OK)
         return st;
     static const int kernel_modes[] = {TSR_RESAMPLE_NEAREST, TSR_RESAMPLE_NEAREST_EXACT,

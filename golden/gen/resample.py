@@ -1,5 +1,5 @@
-"""Resampling (torch.nn.functional names): interpolate in every mode but
-'area' (adaptive_avg_pool, which the pool family owns), the upsample aliases,
+"""Resampling (torch.nn.functional names): interpolate in every mode ('area'
+being adaptive_avg_pool, a handful of cases here), the upsample aliases,
 grid_sample (bilinear, nearest and 4-d bicubic, every padding mode) and
 affine_grid.
 
@@ -117,6 +117,36 @@ def interpolate(b):
             b.case("interpolate", f"{mode}_{SHORT[dt]}_values", _interpolate,
                    {"input": T(shape, dt)}, args, tol=TOL, expect="any")
     _interpolate_errors(b)
+    _interpolate_area(b)
+
+
+def _interpolate_area(b):
+    """Mode 'area' is adaptive_avg_pool1d/2d/3d to the output size: windows
+    that overlap (sizes that do not divide), upscaling, scale factors (always
+    recomputed to a size), with gradients; bfloat16 values (without a
+    gradient entry: the runner reads gradient files as their stored dtype,
+    which for bfloat16 is uint16); align_corners
+    refused."""
+    area = [
+        ("3d_down_size", (2, 3, 7), {"size": 3}, (F32, F64)),
+        ("3d_scale0p6", (2, 3, 7), {"scale_factor": 0.6}, (F32,)),
+        ("4d_down_size", (2, 3, 5, 7), {"size": [2, 3]}, (F32, F64)),
+        ("4d_up_size", (2, 3, 3, 2), {"size": [5, 4]}, (F64,)),
+        ("4d_scale_list", (1, 2, 6, 5), {"scale_factor": [0.5, 0.7]}, (F32,)),
+        ("4d_values", (2, 3, 5, 7), {"size": [2, 3]}, (BF16,)),
+        ("5d_down_size", (1, 2, 4, 5, 3), {"size": [3, 2, 2]}, (F32, F64)),
+    ]
+    for tag, shape, extra, dts in area:
+        for dt in dts:
+            b.case("interpolate", f"area_{tag}_{SHORT[dt]}", _interpolate,
+                   {"input": T(shape, dt)}, _interp_args("area", extra), tol=TOL,
+                   grad=None if dt == BF16 else ["input"])
+    b.case("interpolate", "area_transposed_f32", _interpolate,
+           {"input": T((2, 5, 3, 7), F32, view=["permute:0:2:1:3"])},
+           _interp_args("area", {"size": [3, 4]}), tol=TOL, grad=["input"])
+    b.case("interpolate", "error_area_align_corners", _interpolate,
+           {"input": T((1, 2, 3, 3), F32)},
+           {"mode": "area", "size": [2, 2], "align_corners": False}, expect="error")
 
 
 def _interpolate_errors(b):

@@ -18,7 +18,7 @@ typedef enum tsr_interpolate_mode {
     TSR_INTERPOLATE_BILINEAR,      /* 'bilinear' (4-d) */
     TSR_INTERPOLATE_BICUBIC,       /* 'bicubic' (4-d) */
     TSR_INTERPOLATE_TRILINEAR,     /* 'trilinear' (5-d) */
-    TSR_INTERPOLATE_AREA,          /* 'area': not implemented yet (adaptive_avg_pool) */
+    TSR_INTERPOLATE_AREA,          /* 'area': adaptive_avg_pool1d/2d/3d */
 } tsr_interpolate_mode;
 
 /* An optional bool argument (align_corners, recompute_scale_factor). */
@@ -38,8 +38,9 @@ enum { TSR_RESAMPLE_ONE_FOR_ALL = -1 };
  * modes and area. dtypes: nearest uint8, bfloat16, float32, float64;
  * nearest-exact uint8, float32, float64; the others bfloat16, float32,
  * float64. Differentiable in input (the backward is a deterministic
- * scatter-add, itself differentiable). Mode area answers
- * TSR_ERR_UNIMPLEMENTED. */
+ * scatter-add, itself differentiable). Mode area is
+ * adaptive_avg_pool1d/2d/3d to the output size, as in functional.py (its
+ * dtypes, errors and gradient are the pool family's; see tessera/pool.h). */
 TSR_API tsr_status tsr_interpolate(const tsr_tensor *input, int size_count, const int64_t *size,
                                    int scale_count, const double *scale_factor, int mode,
                                    int align_corners, int recompute_scale_factor, tsr_tensor **out);

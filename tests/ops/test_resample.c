@@ -248,8 +248,8 @@ static void interpolate_refuses_bad_arguments_as_pytorch(void)
     double small = 0.2;
     CHECK_ERROR(tsr_interpolate(x, 0, NULL, -1, &small, TSR_INTERPOLATE_BICUBIC, NO, NONE, &y),
                 TSR_ERR_SHAPE, "Input and output sizes should be greater than 0");
-    CHECK_ERROR(tsr_interpolate(x, 2, s2, 0, NULL, TSR_INTERPOLATE_AREA, NONE, NONE, &y),
-                TSR_ERR_UNIMPLEMENTED, "mode 'area' (adaptive_avg_pool2d) is not implemented");
+    CHECK_ERROR(tsr_interpolate(x, 2, s2, 0, NULL, TSR_INTERPOLATE_AREA, NO, NONE, &y),
+                TSR_ERR_INVALID_ARGUMENT, "align_corners option can only be set");
     tsr_tensor *h = NULL;
     CHECK_OK(tsr_zeros(4, (int64_t[]){1, 2, 3, 3}, TSR_FLOAT16, NULL, &h));
     CHECK_ERROR(tsr_interpolate(h, 2, s2, 0, NULL, TSR_INTERPOLATE_NEAREST, NONE, NONE, &y),
@@ -322,6 +322,35 @@ static tsr_status f_interpolate(void *c, const tsr_tensor *const *in, int n, tsr
         return tsr_interpolate(in[0], 0, NULL, TSR_RESAMPLE_ONE_FOR_ALL, &ic->scale, ic->mode,
                                ic->align, NONE, out);
     return tsr_interpolate(in[0], ic->ndim - 2, ic->size, 0, NULL, ic->mode, ic->align, NONE, out);
+}
+
+/* Mode 'area' averages adaptive_avg_pool's windows [floor(i n / m),
+ * ceil((i + 1) n / m)): 5 -> 3 overlaps them; a scale factor becomes the
+ * size floor(5 * 0.6) = 3. Its gradient is the pool's, checked in float64. */
+static void area_averages_adaptive_windows_and_has_their_gradient(void)
+{
+    tsr_tensor *x = from_doubles((double[]){1, 2, 3, 4, 5}, 3, (int64_t[]){1, 1, 5}, TSR_FLOAT32),
+               *y = NULL;
+    CHECK_OK(tsr_interpolate(x, 1, (int64_t[]){3}, 0, NULL, TSR_INTERPOLATE_AREA, NONE, NONE, &y));
+    check_values(y, (double[]){1.5, 3, 4.5}, 3, 1e-6);
+    tsr_tensor_release(y);
+    CHECK_OK(tsr_interpolate(x, 0, NULL, TSR_RESAMPLE_ONE_FOR_ALL, (double[]){0.6},
+                             TSR_INTERPOLATE_AREA, NONE, NONE, &y));
+    check_values(y, (double[]){1.5, 3, 4.5}, 3, 1e-6);
+    tsr_tensor_release(y);
+    tsr_tensor_release(x);
+    const interp_case cases[] = {
+        {TSR_INTERPOLATE_AREA, NONE, 3, {3}, 0},
+        {TSR_INTERPOLATE_AREA, NONE, 4, {3, 2}, 0},
+        {TSR_INTERPOLATE_AREA, NONE, 5, {2, 2, 2}, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t shape[5] = {2, 2, 5, 3, 3};
+        tsr_tensor *w = wave(cases[i].ndim, shape, (int)i, 1.0, true);
+        CHECK_OK(tsr_gradcheck(f_interpolate, (void *)&cases[i], (const tsr_tensor *const *)&w, 1,
+                               NULL, NULL));
+        tsr_tensor_release(w);
+    }
 }
 
 static void interpolate_gradients_pass_gradcheck_in_every_mode(void)
@@ -460,6 +489,7 @@ int main(void)
     RUN_TEST(grid_outside_the_input_follows_the_padding_mode);
     RUN_TEST(bicubic_grid_sample_reproduces_a_ramp_at_symmetric_points);
     RUN_TEST(interpolate_refuses_bad_arguments_as_pytorch);
+    RUN_TEST(area_averages_adaptive_windows_and_has_their_gradient);
     RUN_TEST(grid_sample_and_affine_grid_refuse_mismatches);
     RUN_TEST(interpolate_gradients_pass_gradcheck_in_every_mode);
     RUN_TEST(interpolate_double_backward_passes_gradcheck);
