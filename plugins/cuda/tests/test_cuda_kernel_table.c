@@ -100,7 +100,11 @@ int main(void)
     for (size_t i = 0; i < ref_count; i++) {
         const tsr_kernel_entry *row = &ref[i];
         int covered = row->op == TSR_OP_COPY || row->op == TSR_OP_FILL || row->op == TSR_OP_WHERE ||
-                      is_reduction(row->op) ||
+                      /* not the (narrow integer, int64) sum/nansum/prod rows: without
+                       * them the core widens the input first, as it does here */
+                      (is_reduction(row->op) &&
+                       !((row->op == TSR_OP_SUM || row->op == TSR_OP_NANSUM ||
+                          row->op == TSR_OP_PROD) && row->dtype_in != row->dtype_out)) ||
                       (is_elementwise(row->op) && row->dtype_in != TSR_COMPLEX64 &&
                        row->dtype_in != TSR_COMPLEX128) ||
                       (row->op == TSR_OP_MATMUL && row->dtype_in >= TSR_BFLOAT16);
