@@ -28,6 +28,8 @@
  *                           (its strict part with a unit diagonal) */
 #include "ops/linalg_grad.h"
 
+#include <string.h>
+
 #include "autograd/graph.h"
 #include "ops/grad_expr.h"
 #include "ops/linalg.h"
@@ -197,6 +199,29 @@ static tsr_status trsm_backward(tsr__node *node, tsr_tensor *const *grads, tsr_t
     return tsr__gx_finish(&x);
 }
 
+/* Records a two-input solve whose backward needs its factor (`factor`, saved
+ * as slot 0 under `factor_name`) and its solution x (slot 1), with `attrs`
+ * copied into the node. */
+static tsr_status record_solve(const char *name, tsr__backward_fn backward,
+                               const tsr_tensor *inputs[2], const void *attrs, size_t attrs_size,
+                               const tsr_tensor *factor, const char *factor_name, tsr_tensor *x)
+{
+    tsr__node *node = NULL;
+    tsr_status st = tsr__grad_node_start(name, backward, inputs, 2, 2, attrs_size, x, &node);
+    if (st != TSR_OK || !node) {
+        tsr__node_release(node);
+        return st;
+    }
+    memcpy(tsr__node_attrs(node), attrs, attrs_size);
+    st = tsr__node_save(node, 0, factor, factor_name);
+    if (st == TSR_OK)
+        st = tsr__node_attach(node, 0, x);
+    if (st == TSR_OK)
+        st = tsr__node_save_output(node, 1, x, 0);
+    tsr__node_release(node);
+    return st;
+}
+
 tsr_status tsr__grad_record_linalg_trsm(const tsr_tensor *a, const tsr_tensor *b, int32_t flags,
                                         tsr_tensor *x)
 {
@@ -205,21 +230,9 @@ tsr_status tsr__grad_record_linalg_trsm(const tsr_tensor *a, const tsr_tensor *b
         return TSR_OK;
     if (complex_input(a))
         return tsr__grad_record_unimplemented("linalg_solve_triangular (complex)", inputs, 2, x);
-    tsr__node *node = NULL;
-    tsr_status st = tsr__grad_node_start("linalg_solve_triangular", trsm_backward, inputs, 2, 2,
-                                         sizeof(trsm_attrs), x, &node);
-    if (st != TSR_OK || !node) {
-        tsr__node_release(node);
-        return st;
-    }
-    ((trsm_attrs *)tsr__node_attrs(node))->flags = flags;
-    st = tsr__node_save(node, 0, a, "A");
-    if (st == TSR_OK)
-        st = tsr__node_attach(node, 0, x);
-    if (st == TSR_OK)
-        st = tsr__node_save_output(node, 1, x, 0);
-    tsr__node_release(node);
-    return st;
+    trsm_attrs attrs = {flags};
+    return record_solve("linalg_solve_triangular", trsm_backward, inputs, &attrs, sizeof attrs, a,
+                        "A", x);
 }
 
 /* ---- cholesky_solve ------------------------------------------------------- */
@@ -254,21 +267,9 @@ tsr_status tsr__grad_record_cholesky_solve(const tsr_tensor *b, const tsr_tensor
         return TSR_OK;
     if (complex_input(l))
         return tsr__grad_record_unimplemented("cholesky_solve (complex)", inputs, 2, x);
-    tsr__node *node = NULL;
-    tsr_status st = tsr__grad_node_start("cholesky_solve", cholesky_solve_backward, inputs, 2, 2,
-                                         sizeof(cholesky_attrs), x, &node);
-    if (st != TSR_OK || !node) {
-        tsr__node_release(node);
-        return st;
-    }
-    ((cholesky_attrs *)tsr__node_attrs(node))->upper = upper;
-    st = tsr__node_save(node, 0, l, "input2");
-    if (st == TSR_OK)
-        st = tsr__node_attach(node, 0, x);
-    if (st == TSR_OK)
-        st = tsr__node_save_output(node, 1, x, 0);
-    tsr__node_release(node);
-    return st;
+    cholesky_attrs attrs = {upper};
+    return record_solve("cholesky_solve", cholesky_solve_backward, inputs, &attrs, sizeof attrs, l,
+                        "input2", x);
 }
 
 /* ---- eigh and svd ------------------------------------------------------------ */

@@ -103,15 +103,27 @@ static void split(int64_t flat, const int64_t *extent, int64_t *parts)
     }
 }
 
-int tsr__ref_kernel_im2col(void *backend_ptr, const tsr_kernel_args *args)
+/* im2col's and col2im's operands: one image x and its column matrix cols,
+ * the image the input when `image_is_input` (im2col) and the output
+ * otherwise (col2im), with the geometry they imply. */
+static int read_unfold_operands(const tsr__ref_backend *backend, const tsr_kernel_args *args,
+                                bool image_is_input, const tsr_tensor_desc **x,
+                                const tsr_tensor_desc **cols, conv_geometry *g)
 {
-    const tsr__ref_backend *backend = backend_ptr;
     if (args->num_inputs != 1 || args->num_outputs != 1) {
         return tsr__ref_error(backend, TSR_ERR_INVALID_ARGUMENT, "takes one input, one output");
     }
-    const tsr_tensor_desc *x = &args->inputs[0], *cols = &args->outputs[0];
+    *x = image_is_input ? &args->inputs[0] : &args->outputs[0];
+    *cols = image_is_input ? &args->outputs[0] : &args->inputs[0];
+    return read_geometry(backend, args, *x, *cols, g);
+}
+
+int tsr__ref_kernel_im2col(void *backend_ptr, const tsr_kernel_args *args)
+{
+    const tsr__ref_backend *backend = backend_ptr;
+    const tsr_tensor_desc *x = NULL, *cols = NULL;
     conv_geometry g;
-    int st = read_geometry(backend, args, x, cols, &g);
+    int st = read_unfold_operands(backend, args, true, &x, &cols, &g);
     if (st != TSR_OK) {
         return st;
     }
@@ -159,12 +171,9 @@ static int64_t window_for(const conv_geometry *g, int d, int64_t i, int64_t j)
 int tsr__ref_kernel_col2im(void *backend_ptr, const tsr_kernel_args *args)
 {
     const tsr__ref_backend *backend = backend_ptr;
-    if (args->num_inputs != 1 || args->num_outputs != 1) {
-        return tsr__ref_error(backend, TSR_ERR_INVALID_ARGUMENT, "takes one input, one output");
-    }
-    const tsr_tensor_desc *cols = &args->inputs[0], *x = &args->outputs[0];
+    const tsr_tensor_desc *x = NULL, *cols = NULL;
     conv_geometry g;
-    int st = read_geometry(backend, args, x, cols, &g);
+    int st = read_unfold_operands(backend, args, false, &x, &cols, &g);
     if (st != TSR_OK) {
         return st;
     }

@@ -12,27 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define UNIFORM_SEED 0xD1B54A32D192ED03ull
+#include "cuda_host_test.h"
 #include "allocator.h"
 #include "elem_prepare.h"
 
 #include "../../reference/elementwise.h"
 #include "../../reference/kernels.h"
-
-static int failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-int tsr__ref_error(const tsr__ref_backend *backend, int status, const char *fmt, ...)
-{
-    (void)backend;
-    (void)fmt;
-    return status;
-}
 
 static char last_error[256];
 static int set_error(int status, const char *fmt, ...)
@@ -44,13 +30,6 @@ static int set_error(int status, const char *fmt, ...)
     return status;
 }
 static const tsr_host_api HOST = {sizeof HOST, TSR_PLUGIN_ABI_VERSION, NULL, set_error};
-
-static uint64_t state = 0xD1B54A32D192ED03ull;
-static double uniform(void)
-{
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(state >> 11) / 9007199254740992.0;
-}
 
 /* A host tensor seen twice: by the reference (data = the buffer) and by
  * the CUDA host code (data = an allocator block over the same buffer). */

@@ -8,25 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cuda_host_test.h"
 #include "backend.h"
 
 #include "../../reference/backend.h"
-
-static int failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-int tsr__ref_error(const tsr__ref_backend *backend, int status, const char *fmt, ...)
-{
-    (void)backend;
-    (void)fmt;
-    return status;
-}
 
 static int set_error(int status, const char *fmt, ...)
 {

@@ -12,36 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define UNIFORM_SEED 0x2545F4914F6CDD1Dull
+#include "cuda_host_test.h"
 #include "cublas_loader.h"
 #include "elem_ops.h"
 #include "matmul_plan.h"
 
 #include "../../reference/kernels.h"
 #include "../../reference/wide.h"
-
-static int failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-struct tsr__ref_backend;
-int tsr__ref_error(const struct tsr__ref_backend *backend, int status, const char *fmt, ...)
-{
-    (void)backend;
-    (void)fmt;
-    return status;
-}
-
-static uint64_t state = 0x2545F4914F6CDD1Dull;
-static double uniform(void)
-{
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(state >> 11) / 9007199254740992.0;
-}
 
 /* A host tensor: its own buffer, viewed with `strides` (elements). */
 typedef struct tensor {

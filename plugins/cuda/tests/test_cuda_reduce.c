@@ -12,36 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define UNIFORM_SEED 0x9E3779B97F4A7C15ull
+#include "cuda_host_test.h"
 #include "elem_table.h"
 #include "reduce_table.h"
 
 #include "../../reference/reduce.h"
 #include "../../reference/wide.h"
 
-static int failures, reported;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-/* The reference reports errors through its backend (plugin.c, not linked). */
-struct tsr__ref_backend;
-int tsr__ref_error(const struct tsr__ref_backend *backend, int status, const char *fmt, ...)
-{
-    (void)backend;
-    (void)fmt;
-    return status;
-}
-
-static uint64_t state = 0x9E3779B97F4A7C15ull;
-static double uniform(void)
-{
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(state >> 11) / 9007199254740992.0;
-}
+static int reported;
 
 typedef struct shape_case {
     int32_t ndim;

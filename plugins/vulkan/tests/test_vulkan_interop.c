@@ -10,34 +10,14 @@
 #include <dlpack/dlpack.h>
 #include <tessera/tessera.h>
 
-static int failures;
-
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAIL %s:%d: ", __func__, __LINE__);                                            \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            ++failures;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "vulkan_api_test.h"
 
 int main(void)
 {
     tsr_backend *vk = NULL, *ref = NULL;
-    if (tsr_backend_get("reference", &ref) != TSR_OK) {
-        printf("FAIL: reference backend: %s\n", tsr_last_error());
-        return 1;
-    }
-    if (tsr_backend_get("vulkan", &vk) != TSR_OK) {
-        const char *why = tsr_last_error();
-        if (strstr(why, "no Vulkan device") || strstr(why, "no Vulkan loader")) {
-            printf("SKIP: needs a Vulkan device: %s\n", why);
-            return 77;
-        }
-        printf("FAIL the vulkan backend does not load: %s\n", why);
-        return 1;
-    }
+    int loaded = get_reference_and_vulkan(&ref, &vk);
+    if (loaded != 0)
+        return loaded;
     float v[4] = {1, 2, 3, 4};
     int64_t shape[1] = {4};
     tsr_tensor *t = NULL, *host = NULL, *wrapped = NULL;

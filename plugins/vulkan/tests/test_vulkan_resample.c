@@ -16,17 +16,7 @@
 
 #include <tessera/tessera.h>
 
-static int failures;
-
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAIL %s:%d: ", __func__, __LINE__);                                            \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            ++failures;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "vulkan_api_test.h"
 
 #define OK(call) EXPECT((call) == TSR_OK, "%s: %s", #call, tsr_last_error())
 
@@ -289,19 +279,9 @@ static void grid_sample_matches_the_reference(void)
 
 int main(void)
 {
-    if (tsr_backend_get("reference", &ref) != TSR_OK) {
-        printf("FAIL no reference backend: %s\n", tsr_last_error());
-        return 1;
-    }
-    if (tsr_backend_get("vulkan", &vk) != TSR_OK) {
-        const char *why = tsr_last_error();
-        if (strstr(why, "no Vulkan device") || strstr(why, "no Vulkan loader")) {
-            printf("SKIP: needs a Vulkan device: %s\n", why);
-            return 77;
-        }
-        printf("FAIL the vulkan backend does not load: %s\n", why);
-        return 1;
-    }
+    int loaded = get_reference_and_vulkan(&ref, &vk);
+    if (loaded != 0)
+        return loaded;
     interpolate_matches_the_reference();
     interpolate_gradient_matches_the_reference();
     grid_sample_matches_the_reference();
