@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "digits_data.h"
+#include "digits_train.h"
 
 #include <tessera/tessera.h>
 
@@ -79,51 +80,10 @@ static tsr_status forward(const model *m, const tsr_tensor *x, tsr_tensor **logi
     return st;
 }
 
-/* zero_grad, forward, cross_entropy, backward, step; the batch's mean loss. */
-static tsr_status train_step(const model *m, tsr_optimizer *opt, const tsr_tensor *x,
-                             const tsr_tensor *y, float *loss_value)
+/* forward as digits_train.h calls it. */
+static tsr_status model_forward(const void *m, const tsr_tensor *x, tsr_tensor **logits)
 {
-    tsr_tensor *logits = NULL, *loss = NULL;
-    tsr_status st = tsr_optimizer_zero_grad(opt, true);
-    if (st == TSR_OK)
-        st = forward(m, x, &logits);
-    if (st == TSR_OK)
-        st =
-            tsr_cross_entropy(logits, y, NULL, TSR_IGNORE_INDEX_DEFAULT, TSR_LOSS_MEAN, 0.0, &loss);
-    if (st == TSR_OK)
-        st = tsr_backward(loss, NULL, 0);
-    if (st == TSR_OK)
-        st = tsr_optimizer_step(opt);
-    if (st == TSR_OK)
-        st = tsr_to_host(loss, loss_value, sizeof *loss_value);
-    tsr_tensor_release(logits);
-    tsr_tensor_release(loss);
-    return st;
-}
-
-/* The fraction of rows whose largest logit is the label, with grad mode off. */
-static tsr_status evaluate(const model *m, const tsr_tensor *x, const int64_t *labels, int n,
-                           double *accuracy)
-{
-    bool prev = tsr_grad_mode_set(false);
-    tsr_tensor *logits = NULL, *pred = NULL;
-    int64_t *host = malloc((size_t)n * sizeof *host);
-    int64_t dim = 1;
-    tsr_status st = host ? forward(m, x, &logits) : TSR_ERR_OUT_OF_MEMORY;
-    if (st == TSR_OK)
-        st = tsr_argmax(logits, &dim, 1, false, &pred);
-    if (st == TSR_OK)
-        st = tsr_to_host(pred, host, (size_t)n * sizeof *host);
-    int correct = 0;
-    for (int i = 0; st == TSR_OK && i < n; i++)
-        correct += host[i] == labels[i];
-    if (st == TSR_OK)
-        *accuracy = (double)correct / n;
-    tsr_grad_mode_set(prev);
-    tsr_tensor_release(logits);
-    tsr_tensor_release(pred);
-    free(host);
-    return st;
+    return forward(m, x, logits);
 }
 
 /* ======================================================================== */
@@ -187,7 +147,7 @@ static tsr_status run_epoch(trainer *t, long max_steps, double *mean_loss)
         float loss = 0;
         st = digits_gather(t->data, t->order + start, count, t->xbuf, t->ybuf, &x, &y);
         if (st == TSR_OK)
-            st = train_step(&t->m, t->optimizer, x, y, &loss);
+            st = digits_train_step(model_forward, &t->m, t->optimizer, x, y, &loss);
         tsr_tensor_release(x);
         tsr_tensor_release(y);
         sum += loss;
@@ -218,7 +178,7 @@ static tsr_status train(trainer *t, double *accuracy)
         double loss;
         st = run_epoch(t, t->opt->steps, &loss);
         if (st == TSR_OK)
-            st = evaluate(&t->m, t->x_test, t->y_test, t->ntest, accuracy);
+            st = digits_evaluate(model_forward, &t->m, t->x_test, t->y_test, t->ntest, accuracy);
         if (st != TSR_OK)
             break;
         epoch++;

@@ -1,8 +1,9 @@
 # The training demo: an MLP on the UCI digits (examples/train_digits.c), and
 # its tests. Included from examples/CMakeLists.txt.
 find_package(ZLIB REQUIRED)
-# digits_data.c: the loader, split and batching both digits demos share.
-add_library(tessera_digits_data STATIC digits_data.c)
+# digits_data.c and digits_train.c: the loader, split and batching, and the
+# training step and accuracy, which both digits demos share.
+add_library(tessera_digits_data STATIC digits_data.c digits_train.c)
 target_link_libraries(tessera_digits_data PUBLIC tessera::tessera PRIVATE ZLIB::ZLIB)
 add_executable(train_digits train_digits.c)
 target_link_libraries(train_digits PRIVATE tessera_digits_data)
