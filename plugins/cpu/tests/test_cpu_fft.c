@@ -41,7 +41,11 @@ static void same_bits_everywhere(const fft_case *c)
     } else {
         test_fill_f64(x, in_count * (int64_t)(in_size / 8), 7, -1.0, 1.0);
     }
-    int64_t in_strides[2], out_strides[2];
+    int64_t in_strides[2], out_strides[2]; /* row-major: test_desc leaves them to us */
+    for (int d = c->ndim - 1; d >= 0; d--) {
+        in_strides[d] = d == c->ndim - 1 ? 1 : in_strides[d + 1] * c->in_shape[d + 1];
+        out_strides[d] = d == c->ndim - 1 ? 1 : out_strides[d + 1] * c->out_shape[d + 1];
+    }
     tsr_tensor_desc in = test_desc(x, c->dtype_in, c->ndim, c->in_shape, in_strides);
     tsr_tensor_desc out = test_desc(y, c->dtype_out, c->ndim, c->out_shape, out_strides);
     tsr_fft_attrs attrs = {sizeof attrs, c->axes, c->direction, c->norm};
@@ -85,7 +89,7 @@ static void transforms_have_the_same_bits_on_any_threads_and_isa(void)
 static void calls_outside_the_contract_are_refused(void)
 {
     float x[8] = {0};
-    int64_t shape[1] = {8}, bad[1] = {4}, s1[1], s2[1];
+    int64_t shape[1] = {8}, bad[1] = {4}, s1[1] = {1}, s2[1] = {1};
     tsr_tensor_desc in = test_desc(x, TSR_FLOAT32, 1, shape, s1);
     tsr_tensor_desc out = test_desc(x, TSR_COMPLEX64, 1, bad, s2);
     tsr_fft_attrs attrs = {sizeof attrs, 1u, TSR_FFT_FORWARD, TSR_FFT_NORM_NONE};
