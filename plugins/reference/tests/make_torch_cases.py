@@ -568,6 +568,29 @@ def index_support(w):
             w.supported.add(("TSR_OP_SEARCHSORTED", ENUM[dt], ENUM[r.dtype]))
 
 
+# ------------------------------------------------ probing the kernel-level ops
+# The support tables below run each probe on one small input per dtype:
+# whatever PyTorch computes is a (op, dtype, result dtype) row; an error, or
+# a probe answering None, claims nothing.
+def add_probes(w, probes, make_input, errors=(RuntimeError,)):
+    for _, dt in DTYPES:
+        x = make_input(dt)
+        for name, fn in probes.items():
+            try:
+                r = fn(x)
+            except errors:
+                continue
+            if r is not None:
+                w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+
+
+def input_grad(fn, x):
+    """The gradient of sum(fn(x)) with respect to x."""
+    x = x.clone().requires_grad_()
+    fn(x).sum().backward()
+    return x.grad
+
+
 # ------------------------------------------------ neural network
 # No cases here (tests/test_nn*.c and the golden cases check values): the
 # dtypes of PyTorch's CPU softmax, log_softmax and layer_norm kernels, all
@@ -583,14 +606,8 @@ def nn_support(w):
         "CROSS_ENTROPY": lambda x: torch.nn.functional.cross_entropy(
             x, torch.tensor([0, 1]), reduction="none"),
     }
+    add_probes(w, probes, lambda dt: torch.tensor([[1, 0], [2, 1]]).to(dt))
     for _, dt in DTYPES:
-        x = torch.tensor([[1, 0], [2, 1]]).to(dt)
-        for name, fn in probes.items():
-            try:
-                r = fn(x)
-            except RuntimeError:
-                continue
-            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
         if dt.is_floating_point:
             w.supported.add(("TSR_OP_RMS_NORM", ENUM[dt], ENUM[dt]))
 
@@ -602,11 +619,6 @@ def nn_support(w):
 # (dtype, dtype).
 def pool_support(w):
     import torch.nn.functional as F
-
-    def backward(fn, x):
-        x = x.clone().requires_grad_()
-        fn(x).sum().backward()
-        return x.grad
 
     def any_rank(fns):
         def run(x):
@@ -635,15 +647,8 @@ def pool_support(w):
         probes[name] = any_rank(fns)
         if name != "POOL_ADAPTIVE_MAX":  # adaptive max shares max's backward
             probes[name + "_BACKWARD"] = any_rank(
-                {d: (lambda f: lambda x: backward(f, x))(f) for d, f in fns.items()})
-    for _, dt in DTYPES:
-        x = torch.arange(64).to(dt)
-        for name, fn in probes.items():
-            try:
-                r = fn(x)
-            except (RuntimeError, TypeError):
-                continue
-            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+                {d: (lambda f: lambda x: input_grad(f, x))(f) for d, f in fns.items()})
+    add_probes(w, probes, lambda dt: torch.arange(64).to(dt), (RuntimeError, TypeError))
 
 
 # ------------------------------------------------ convolution
@@ -667,18 +672,12 @@ def conv_support(w):
         "CONVOLUTION_BACKWARD_DATA": lambda dt: grads(dt)[0],
         "CONVOLUTION_BACKWARD_WEIGHT": lambda dt: grads(dt)[1],
     }
-    for _, dt in DTYPES:
-        for name, fn in probes.items():
-            # Known gap, not a choice of PyTorch's: torch 1.13 convolves
-            # integers forward (conv1d-3d and transposed, no gradient);
-            # tessera refuses integer convolution for now (docs/ops.md).
-            if name == "CONVOLUTION" and is_int(dt):
-                continue
-            try:
-                r = fn(dt)
-            except RuntimeError:
-                continue
-            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+    # Known gap, not a choice of PyTorch's: torch 1.13 convolves integers
+    # forward (conv1d-3d and transposed, no gradient); tessera refuses
+    # integer convolution for now (docs/ops.md).
+    forward = probes["CONVOLUTION"]
+    probes["CONVOLUTION"] = lambda dt: None if is_int(dt) else forward(dt)
+    add_probes(w, probes, lambda dt: dt)  # these probes build their own inputs
 
 
 # ------------------------------------------------ resampling
@@ -689,29 +688,17 @@ def conv_support(w):
 def resample_support(w):
     import torch.nn.functional as F
 
-    def backward(fn, x):
-        x = x.clone().requires_grad_()
-        fn(x).sum().backward()
-        return x.grad
-
     probes = {
         "UPSAMPLE": lambda x: F.interpolate(x, scale_factor=2.0, mode="nearest"),
-        "UPSAMPLE_BACKWARD": lambda x: backward(
+        "UPSAMPLE_BACKWARD": lambda x: input_grad(
             lambda v: F.interpolate(v, scale_factor=2.0, mode="bilinear"), x),
         "GRID_SAMPLER": lambda x: F.grid_sample(x, torch.zeros(1, 2, 2, 2, dtype=x.dtype),
                                                 align_corners=False),
-        "GRID_SAMPLER_BACKWARD": lambda x: backward(
+        "GRID_SAMPLER_BACKWARD": lambda x: input_grad(
             lambda v: F.grid_sample(v, torch.zeros(1, 2, 2, 2, dtype=x.dtype),
                                     align_corners=False), x),
     }
-    for _, dt in DTYPES:
-        x = torch.ones(1, 1, 2, 2).to(dt)
-        for name, fn in probes.items():
-            try:
-                r = fn(x)
-            except RuntimeError:
-                continue
-            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+    add_probes(w, probes, lambda dt: torch.ones(1, 1, 2, 2).to(dt))
 
 
 # ------------------------------------------------ Fourier transforms
@@ -724,15 +711,8 @@ def fft_support(w):
         "FFT_R2C": lambda x: torch.fft.rfft(x) if x.is_floating_point() else None,
         "FFT_C2R": lambda x: torch.fft.irfft(x) if x.is_complex() else None,
     }
-    for _, dt in DTYPES:
-        x = torch.tensor([[1, 0], [2, 1]]).to(dt)
-        for name, fn in probes.items():
-            try:
-                r = fn(x)
-            except RuntimeError:
-                continue
-            if r is not None:
-                w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+    add_probes(w, probes, lambda dt: torch.tensor([[1, 0], [2, 1]]).to(dt))
+
 
 # ------------------------------------------------ linear algebra
 # No cases here (tests/ops/test_linalg*.c check the residual bounds and the
@@ -751,14 +731,8 @@ def linalg_support(w):
         "LINALG_GEQRF": lambda x: torch.geqrf(x)[0],
         "LINALG_EIG": lambda x: torch.linalg.eig(x)[0],
     }
-    for _, dt in DTYPES:
-        x = torch.tensor(a).to(dt)
-        for name, fn in probes.items():
-            try:
-                r = fn(x)
-            except RuntimeError:
-                continue
-            w.supported.add(("TSR_OP_" + name, ENUM[dt], ENUM[r.dtype]))
+    add_probes(w, probes, lambda dt: torch.tensor(a).to(dt))
+
 
 OP_ORDER = ["COPY", "FILL", "ADD", "SUB", "MUL", "DIV", "FLOOR_DIVIDE", "REMAINDER", "POW",
             "MAXIMUM", "MINIMUM", "EQ", "NE", "LT", "LE", "GT", "GE", "LOGICAL_AND",
