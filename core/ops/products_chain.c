@@ -213,7 +213,7 @@ static tsr_status multiply_into(tsr_tensor **acc, tsr_tensor *t)
 /* a^n for n >= 2 in PyTorch's order: a @ a, (a @ a) @ a, else a binary
  * decomposition: z runs over a^(2^i) and result multiplies in each z whose
  * bit of n is set, lowest first. */
-static tsr_status power(const tsr_tensor *a, int64_t n, tsr_tensor **out)
+static tsr_status power(const tsr_tensor *a, uint64_t n, tsr_tensor **out)
 {
     if (n == 2)
         return tsr_matmul(a, a, out);
@@ -259,17 +259,18 @@ tsr_status tsr_linalg_matrix_power(const tsr_tensor *a, int64_t n, tsr_tensor **
                               "%s: A must be batches of square matrices, but they are %lld by "
                               "%lld matrices",
                               MATRIX_POWER, (long long)rows, (long long)cols);
-    if (n < 0)
-        return tsr__set_error(TSR_ERR_UNIMPLEMENTED,
-                              "%s: n = %lld < 0 needs linalg_inv, which tessera does not have "
-                              "yet",
-                              MATRIX_POWER, (long long)n);
-    tsr_status st;
     if (n == 0)
-        st = identities(a, out);
-    else if (n == 1)
-        st = tsr_clone(a, out);
-    else
-        st = power(a, n, out);
+        return tsr__claim_error(MATRIX_POWER, identities(a, out));
+    /* n < 0 inverts first and raises the inverse to |n|, as PyTorch; the
+     * magnitude is taken unsigned so that INT64_MIN has one too. */
+    tsr_tensor *inverse = NULL;
+    tsr_status st = TSR_OK;
+    if (n < 0)
+        st = tsr_linalg_inv(a, &inverse);
+    uint64_t magnitude = n < 0 ? (uint64_t)(-(n + 1)) + 1 : (uint64_t)n;
+    const tsr_tensor *base = inverse ? inverse : a;
+    if (st == TSR_OK)
+        st = magnitude == 1 ? tsr_clone(base, out) : power(base, magnitude, out);
+    tsr_tensor_release(inverse);
     return tsr__claim_error(MATRIX_POWER, st);
 }

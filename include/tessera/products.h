@@ -141,8 +141,8 @@ TSR_API tsr_status tsr_linalg_multi_dot(const tsr_tensor *const *tensors, size_t
                                         tsr_tensor **out);
 /* torch.linalg.matrix_power(A, n): A [..., M, M] to the n-th power by
  * repeated squaring in PyTorch's order of products; n 0 gives identities of
- * A's dtype, n 1 a copy. n < 0 needs linalg_inv and returns
- * TSR_ERR_UNIMPLEMENTED until it exists. */
+ * A's dtype, n 1 a copy. n < 0 raises linalg_inv(A) to |n| (a singular
+ * or integer A is refused as linalg_inv refuses it). */
 TSR_API tsr_status tsr_linalg_matrix_power(const tsr_tensor *a, int64_t n, tsr_tensor **out);
 /* torch.diag_embed(input, offset=0, dim1=-2, dim2=-1): a tensor of one more
  * dim whose diagonals (offset, dim1, dim2) over the new matrix dims hold

@@ -1,8 +1,8 @@
 /* The products family's chains and structured matrices: linalg_multi_dot,
  * linalg_matrix_power, diag_embed, linalg_vander. Pinned here: the order in
  * which the chains multiply (bit for bit against the same products written
- * out in PyTorch's order), refusals and their messages, n < 0 reported as
- * unimplemented, a large diag_embed, and float64 gradcheck of each. */
+ * out in PyTorch's order), refusals and their messages, n < 0 as powers of
+ * the inverse, a large diag_embed, and float64 gradcheck of each. */
 #include "products_support.h"
 
 #include <math.h>
@@ -102,7 +102,29 @@ static void matrix_power_squares_in_pytorchs_order(void)
     tsr_generator_destroy(gen);
 }
 
-static void matrix_power_zero_gives_identities_and_negative_is_unimplemented(void)
+/* n < 0 is the inverse raised to |n| in the same order of products, bit for
+ * bit; a singular or integer matrix is refused as linalg_inv refuses it. */
+static void matrix_power_negative_powers_the_inverse(void)
+{
+    tsr_generator *gen = NULL;
+    CHECK_OK(tsr_generator_create(13, &gen));
+    tsr_tensor *a = random_f64(gen, 3, (int64_t[]){2, 4, 4}), *inv = NULL, *r = NULL, *r1 = NULL;
+    CHECK_OK(tsr_linalg_inv(a, &inv));
+    CHECK_OK(tsr_linalg_matrix_power(a, -3, &r));
+    tsr_tensor *inv2 = mm(inv, inv), *expected = mm(inv2, inv);
+    CHECK_TRUE(same_bits(r, expected));
+    CHECK_OK(tsr_linalg_matrix_power(a, -1, &r1));
+    CHECK_TRUE(same_bits(r1, inv));
+    tsr_tensor *singular = pt_full(TSR_FLOAT64, 2, (int64_t[]){3, 3}, 2), *bad = NULL;
+    CHECK_ERROR(tsr_linalg_matrix_power(singular, -2, &bad), TSR_ERR_VALUE, "singular");
+    tsr_tensor *ints = pt_full(TSR_INT32, 2, (int64_t[]){2, 2}, 1);
+    CHECK_TRUE(tsr_linalg_matrix_power(ints, -1, &bad) != TSR_OK);
+    CHECK_TRUE(bad == NULL);
+    pt_release((tsr_tensor *[]){a, inv, r, r1, inv2, expected, singular, ints}, 8);
+    tsr_generator_destroy(gen);
+}
+
+static void matrix_power_zero_gives_identities(void)
 {
     tsr_tensor *a = pt_full(TSR_INT16, 3, (int64_t[]){2, 2, 2}, 7), *r = NULL;
     CHECK_OK(tsr_linalg_matrix_power(a, 0, &r));
@@ -126,7 +148,6 @@ static void matrix_power_zero_gives_identities_and_negative_is_unimplemented(voi
     tsr_tensor_release(g);
     tsr_tensor_release(r);
     r = NULL;
-    CHECK_ERROR(tsr_linalg_matrix_power(f, -1, &r), TSR_ERR_UNIMPLEMENTED, "needs linalg_inv");
     CHECK_ERROR(tsr_linalg_matrix_power(bf, 0, &r), TSR_ERR_DTYPE, "bfloat16");
     CHECK_ERROR(tsr_linalg_matrix_power(wide, 2, &r), TSR_ERR_SHAPE,
                 "but they are 2 by 3 matrices");
@@ -192,7 +213,7 @@ static void vander_gives_int64_powers_and_checks_n(void)
 /* Gradients                                                                 */
 /* ------------------------------------------------------------------------ */
 
-typedef enum { G_MULTI_DOT, G_MATRIX_POWER, G_DIAG_EMBED, G_VANDER } grad_op;
+typedef enum { G_MULTI_DOT, G_MATRIX_POWER, G_MATRIX_POWER_NEGATIVE, G_DIAG_EMBED, G_VANDER } grad_op;
 
 static tsr_status call_op(void *context, const tsr_tensor *const *in, int n, tsr_tensor **out)
 {
@@ -201,6 +222,8 @@ static tsr_status call_op(void *context, const tsr_tensor *const *in, int n, tsr
         return tsr_linalg_multi_dot(in, (size_t)n, out);
     case G_MATRIX_POWER:
         return tsr_linalg_matrix_power(in[0], 5, out);
+    case G_MATRIX_POWER_NEGATIVE:
+        return tsr_linalg_matrix_power(in[0], -2, out);
     case G_DIAG_EMBED:
         return tsr_diag_embed(in[0], -1, 2, 0, out);
     default:
@@ -214,6 +237,8 @@ static void structured_gradients_match_finite_differences(void)
     pt_gradcheck(call_op, &op, 4, (const int[][6]){{1, 3}, {2, 3, 4}, {2, 4, 2}, {1, 2}}, 21);
     op = G_MATRIX_POWER;
     pt_gradcheck(call_op, &op, 1, (const int[][6]){{3, 2, 3, 3}}, 22);
+    op = G_MATRIX_POWER_NEGATIVE;
+    pt_gradcheck(call_op, &op, 1, (const int[][6]){{3, 2, 3, 3}}, 25);
     op = G_DIAG_EMBED;
     pt_gradcheck(call_op, &op, 1, (const int[][6]){{2, 2, 3}}, 23);
     op = G_VANDER;
@@ -225,7 +250,8 @@ int main(void)
     RUN_TEST(multi_dot_multiplies_in_the_cheapest_order);
     RUN_TEST(multi_dot_drops_the_dims_of_vector_ends_and_names_bad_operands);
     RUN_TEST(matrix_power_squares_in_pytorchs_order);
-    RUN_TEST(matrix_power_zero_gives_identities_and_negative_is_unimplemented);
+    RUN_TEST(matrix_power_zero_gives_identities);
+    RUN_TEST(matrix_power_negative_powers_the_inverse);
     RUN_TEST(diag_embed_places_offset_diagonals_over_any_two_dims);
     RUN_TEST(diag_embed_of_a_long_vector);
     RUN_TEST(vander_gives_int64_powers_and_checks_n);
