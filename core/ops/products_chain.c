@@ -262,12 +262,12 @@ tsr_status tsr_linalg_matrix_power(const tsr_tensor *a, int64_t n, tsr_tensor **
     if (n == 0)
         return tsr__claim_error(MATRIX_POWER, identities(a, out));
     /* n < 0 inverts first and raises the inverse to |n|, as PyTorch; the
-     * magnitude is taken unsigned so that INT64_MIN has one too. */
+     * magnitude is negated in unsigned arithmetic so that INT64_MIN has one. */
     tsr_tensor *inverse = NULL;
     tsr_status st = TSR_OK;
     if (n < 0)
         st = tsr_linalg_inv(a, &inverse);
-    uint64_t magnitude = n < 0 ? (uint64_t)(-(n + 1)) + 1 : (uint64_t)n;
+    uint64_t magnitude = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
     const tsr_tensor *base = inverse ? inverse : a;
     if (st == TSR_OK)
         st = magnitude == 1 ? tsr_clone(base, out) : power(base, magnitude, out);
